@@ -1,0 +1,36 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+PYTHON ?= python3.11
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(VENV)/bin/pip
+
+.PHONY: run test cluster bench clean
+
+$(VENV)/.runtime: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
+	$(PIP) install -q --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+## make run: the whole site on http://127.0.0.1:8000 (embedded mode unless REDIS_URL is set)
+run: $(VENV)/.runtime
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py seed_demo
+	bin/run
+
+## make test: the whole suite (PostgreSQL and Redis are used when reachable; on CI they must be)
+test: $(VENV)/.dev
+	bin/test
+
+## make cluster: two Daphne servers, two Celery workers and one beat on local PostgreSQL + Redis
+cluster: $(VENV)/.runtime
+	bin/cluster
+
+bench: $(VENV)/.dev
+	$(PY) bench/engine.py
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis

@@ -1,0 +1,101 @@
+"""Admin: users, wallets (balance read-only, adjusted only through the service) and the ledger."""
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from casino.accounts import services
+from casino.accounts.errors import ChipError
+from casino.accounts.forms import ChipAdjustmentForm
+from casino.accounts.models import LedgerEntry, LedgerKind, User, Wallet
+
+ADJUST_PERMISSION = "accounts.adjust_chips"
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    list_display = ("username", "email", "is_staff", "chip_balance", "date_joined")
+    fieldsets = BaseUserAdmin.fieldsets + (("Table preferences", {"fields": ("card_back", "auto_muck")}),)
+
+    @admin.display(description="chips")
+    def chip_balance(self, user):
+        wallet = getattr(user, "wallet", None)
+        return f"{wallet.balance:,}" if wallet else "-"
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if not change:
+            services.account_open(user=obj)
+
+
+@admin.register(Wallet)
+class WalletAdmin(admin.ModelAdmin):
+    list_display = ("user", "balance", "updated_at", "adjust_link")
+    search_fields = ("user__username", "user__email")
+    readonly_fields = ("user", "balance", "updated_at")
+    ordering = ("user__username",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="adjust")
+    def adjust_link(self, wallet):
+        return format_html('<a href="{}">Adjust chips</a>', reverse("admin:accounts_wallet_adjust", args=[wallet.pk]))
+
+    def get_urls(self):
+        return [
+            path("<int:wallet_id>/adjust/", self.admin_site.admin_view(self.adjust_view), name="accounts_wallet_adjust"),
+        ] + super().get_urls()
+
+    def adjust_view(self, request, wallet_id):
+        if not request.user.has_perm(ADJUST_PERMISSION):
+            raise PermissionDenied("You may not adjust chip balances.")
+        wallet = get_object_or_404(Wallet.objects.select_related("user"), pk=wallet_id)
+        form = ChipAdjustmentForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                entry = services.wallet_adjust(
+                    user=wallet.user,
+                    amount=form.cleaned_data["amount"],
+                    kind=LedgerKind.ADMIN_ADJUSTMENT,
+                    reason=form.cleaned_data["reason"],
+                    actor=request.user,
+                )
+            except ChipError as error:
+                form.add_error("amount", error.message)
+            else:
+                messages.success(
+                    request, f"{wallet.user.username}: {entry.amount:+,} chips, balance now {entry.balance_after:,}."
+                )
+                return redirect("admin:accounts_wallet_change", wallet.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "wallet": wallet,
+            "form": form,
+            "title": f"Adjust chips for {wallet.user.username}",
+        }
+        return TemplateResponse(request, "admin/accounts/wallet_adjust.html", context)
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "user", "amount", "balance_after", "kind", "reason", "actor", "table_id")
+    list_filter = ("kind",)
+    search_fields = ("user__username", "reason", "idempotency_key")
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,68 @@
+"""The chip audit: every balance equals its ledger, and all chips add up to what was granted."""
+from dataclasses import dataclass, field
+
+from django.db.models import Sum
+
+from casino.accounts.models import SYSTEM_KINDS, LedgerEntry, Wallet
+
+
+@dataclass
+class ChipAudit:
+    granted: int = 0
+    in_wallets: int = 0
+    at_tables: int = 0
+    rake: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def summary(self) -> str:
+        lines = [
+            f"chips granted minus removed: {self.granted:,}",
+            f"in wallets:                  {self.in_wallets:,}",
+            f"at tables (seats and pots):  {self.at_tables:,}",
+            f"rake collected:              {self.rake:,}",
+            f"accounted for:               {self.in_wallets + self.at_tables + self.rake:,}",
+        ]
+        lines += [f"PROBLEM: {p}" for p in self.problems]
+        lines.append("chips OK" if self.ok else f"chips NOT OK: {len(self.problems)} problem(s)")
+        return "\n".join(lines)
+
+
+def audit_chips() -> ChipAudit:
+    from holdem.selectors import table_chip_totals  # the tables hold the rest of the chips
+
+    audit = ChipAudit()
+    audit.granted = LedgerEntry.objects.filter(kind__in=SYSTEM_KINDS).aggregate(s=Sum("amount"))["s"] or 0
+    audit.in_wallets = Wallet.objects.aggregate(s=Sum("balance"))["s"] or 0
+    audit.at_tables, audit.rake = table_chip_totals()
+
+    ledger_totals = dict(LedgerEntry.objects.values_list("user_id").annotate(s=Sum("amount")))
+    balances = dict(Wallet.objects.values_list("user_id", "balance"))
+    for user_id in sorted(set(ledger_totals) | set(balances)):
+        balance, total = balances.get(user_id, 0), ledger_totals.get(user_id, 0)
+        if balance != total:
+            audit.problems.append(f"user {user_id}: wallet shows {balance:,} but the ledger adds up to {total:,}")
+    _check_running_balances(audit)
+
+    accounted = audit.in_wallets + audit.at_tables + audit.rake
+    if accounted != audit.granted:
+        audit.problems.append(
+            f"{accounted:,} chips are accounted for but {audit.granted:,} were granted ({accounted - audit.granted:+,})"
+        )
+    return audit
+
+
+def _check_running_balances(audit: ChipAudit) -> None:
+    """Each entry's balance_after must be the running sum of that user's entries."""
+    running: dict[int, int] = {}
+    rows = LedgerEntry.objects.order_by("user_id", "id").values_list("id", "user_id", "amount", "balance_after")
+    for entry_id, user_id, amount, balance_after in rows.iterator(chunk_size=2000):
+        running[user_id] = running.get(user_id, 0) + amount
+        if running[user_id] != balance_after:
+            audit.problems.append(
+                f"ledger entry {entry_id} (user {user_id}) says balance {balance_after:,}, running sum is {running[user_id]:,}"
+            )
+            running[user_id] = balance_after  # report each break once

@@ -1,0 +1,83 @@
+"""Players, their chip wallets and the append-only ledger of every chip movement.
+
+Balances change only through casino.accounts.services.wallet_adjust (STYLE.md 9).
+"""
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+
+class User(AbstractUser):
+    """A player or an admin. Custom from the first migration so it can grow without pain."""
+
+    card_back = models.CharField(max_length=16, default="classic")
+    auto_muck = models.BooleanField(default=True)
+
+
+class Wallet(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="wallet")
+    balance = models.BigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=models.Q(balance__gte=0), name="wallet_balance_not_negative")]
+        permissions = [("adjust_chips", "Can adjust chip balances")]
+
+    def __str__(self) -> str:
+        return f"{self.user.username}: {self.balance:,} chips"
+
+
+class LedgerKind(models.TextChoices):
+    GRANT = "grant", "Starting grant"
+    ADMIN_ADJUSTMENT = "admin_adjustment", "Admin adjustment"
+    BUY_IN = "buy_in", "Buy-in (wallet to table)"
+    CASH_OUT = "cash_out", "Cash-out (table to wallet)"
+
+
+# Kinds that bring chips into (or take them out of) the whole system, as opposed to moving them
+# between a wallet and a table. audit_chips balances the books against these.
+SYSTEM_KINDS = (LedgerKind.GRANT, LedgerKind.ADMIN_ADJUSTMENT)
+
+
+class LedgerEntryQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("ledger entries are append-only")
+
+    def delete(self):
+        raise TypeError("ledger entries are append-only")
+
+
+class LedgerEntry(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ledger_entries")
+    amount = models.BigIntegerField(help_text="Signed: positive credits the wallet.")
+    balance_after = models.BigIntegerField()
+    kind = models.CharField(max_length=24, choices=LedgerKind.choices)
+    reason = models.CharField(max_length=255)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    table_id = models.BigIntegerField(null=True, blank=True)
+    idempotency_key = models.CharField(max_length=100, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    objects = LedgerEntryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name_plural = "ledger entries"
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(amount=0), name="ledger_amount_not_zero"),
+            models.CheckConstraint(condition=models.Q(balance_after__gte=0), name="ledger_balance_after_not_negative"),
+        ]
+
+    def save(self, *args, **kwargs):
+        # Append-only: an entry, once written, is history.
+        if self.pk is not None:
+            raise TypeError("ledger entries are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("ledger entries are append-only")
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.amount:+,} ({self.kind})"

@@ -1,0 +1,102 @@
+"""Every change of a chip balance goes through wallet_adjust: lock the wallet, write the ledger."""
+import uuid
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+from casino.accounts.errors import ChipError
+from casino.accounts.models import LedgerEntry, LedgerKind, User, Wallet
+
+
+def wallet_lock(*, user_ids) -> dict[int, Wallet]:
+    """Lock wallets in primary-key order (STYLE.md 8: one lock order), creating missing ones."""
+    ids = sorted(set(user_ids))
+    for user_id in ids:
+        Wallet.objects.get_or_create(user_id=user_id)
+    wallets = Wallet.objects.select_for_update().filter(user_id__in=ids).order_by("pk")
+    return {wallet.user_id: wallet for wallet in wallets}
+
+
+def wallet_adjust(
+    *,
+    user: User,
+    amount: int,
+    kind: str,
+    reason: str,
+    actor: User | None = None,
+    idempotency_key: str | None = None,
+    table_id: int | None = None,
+) -> LedgerEntry:
+    """Move `amount` chips (signed) in or out of a wallet and record it; refuse going below zero.
+
+    A repeated idempotency key returns the entry first written for it and changes nothing.
+    """
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise ChipError("the amount must be a whole number of chips", "bad_amount")
+    if amount == 0:
+        raise ChipError("the amount must not be zero", "bad_amount")
+    if kind not in LedgerKind.values:
+        raise ChipError(f"unknown ledger kind {kind!r}", "bad_kind")
+    reason = (reason or "").strip()
+    if not reason:
+        raise ChipError("a reason is required", "reason_required")
+    key = idempotency_key or uuid.uuid4().hex
+    with transaction.atomic():
+        existing = LedgerEntry.objects.filter(idempotency_key=key).first()
+        if existing is not None:
+            return _same_entry_or_error(existing, user=user, amount=amount)
+        wallet = wallet_lock(user_ids=[user.pk])[user.pk]
+        # Re-check under the lock: a racing call with the same key may have just committed.
+        existing = LedgerEntry.objects.filter(idempotency_key=key).first()
+        if existing is not None:
+            return _same_entry_or_error(existing, user=user, amount=amount)
+        new_balance = wallet.balance + amount
+        if new_balance < 0:
+            raise ChipError(
+                f"{user.username} has {wallet.balance:,} chips; removing {-amount:,} would leave a negative balance",
+                "insufficient_chips",
+            )
+        wallet.balance = new_balance
+        wallet.save(update_fields=["balance", "updated_at"])
+        try:
+            with transaction.atomic():
+                return LedgerEntry.objects.create(
+                    user=user,
+                    amount=amount,
+                    balance_after=new_balance,
+                    kind=kind,
+                    reason=reason[:255],
+                    actor=actor,
+                    table_id=table_id,
+                    idempotency_key=key,
+                )
+        except IntegrityError as error:
+            raise ChipError("this movement was already recorded", "duplicate") from error
+
+
+def _same_entry_or_error(entry: LedgerEntry, *, user: User, amount: int) -> LedgerEntry:
+    if entry.user_id != user.pk or entry.amount != amount:
+        raise ChipError("this idempotency key was already used for another movement", "key_reused")
+    return entry
+
+
+def account_open(*, user: User) -> Wallet:
+    """Give a new account its wallet and the starting grant (once, whatever calls it)."""
+    wallet, _ = Wallet.objects.get_or_create(user=user)
+    if settings.CASINO_STARTING_CHIPS > 0:
+        wallet_adjust(
+            user=user,
+            amount=settings.CASINO_STARTING_CHIPS,
+            kind=LedgerKind.GRANT,
+            reason="Welcome grant",
+            idempotency_key=f"grant:welcome:{user.pk}",
+        )
+    wallet.refresh_from_db()
+    return wallet
+
+
+def account_create(*, username: str, password: str, email: str = "") -> User:
+    with transaction.atomic():
+        user = User.objects.create_user(username=username, password=password, email=email)
+        account_open(user=user)
+    return user

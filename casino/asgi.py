@@ -1,0 +1,27 @@
+"""ASGI entry point: HTTP through Django, websockets through Channels (authenticated, origin-checked)."""
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+django_http = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry loaded)
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+from casino.routing import websocket_urlpatterns  # noqa: E402
+
+if settings.DEBUG or settings.EMBEDDED:
+    # One-process mode serves its own static files; production puts nginx in front.
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    django_http = ASGIStaticFilesHandler(django_http)
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_http,
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)

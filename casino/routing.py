@@ -1,0 +1,2 @@
+"""Websocket routes of the whole site."""
+websocket_urlpatterns: list = []

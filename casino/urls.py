@@ -1,0 +1,17 @@
+"""Site URLs."""
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from casino.accounts import views as account_views
+from lobby import views as lobby_views
+
+urlpatterns = [
+    path("", lobby_views.home, name="home"),
+    path("lobby/", lobby_views.lobby, name="lobby"),
+    path("accounts/signup/", account_views.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/profile/", account_views.profile, name="profile"),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,14 @@
+"""Home page and lobby."""
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+
+
+def home(request):
+    if request.user.is_authenticated:
+        return redirect("lobby")
+    return render(request, "home.html")
+
+
+@login_required
+def lobby(request):
+    return render(request, "lobby/lobby.html", {"rooms": []})

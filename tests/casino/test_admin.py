@@ -1,0 +1,100 @@
+"""Admin chip management: only with the permission, with a reason, never below zero."""
+import pytest
+from django.contrib.auth.models import Permission
+from django.urls import reverse
+
+from casino.accounts.models import LedgerEntry, LedgerKind, User
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def player(make_player):
+    return make_player("alice")
+
+
+@pytest.fixture
+def staff(make_player):
+    def make(with_permission: bool):
+        user = make_player("boss" if with_permission else "clerk")
+        user.is_staff = True
+        user.save()
+        perms = ["view_wallet", "view_ledgerentry"] + (["adjust_chips"] if with_permission else [])
+        user.user_permissions.add(*Permission.objects.filter(codename__in=perms))
+        return User.objects.get(pk=user.pk)
+
+    return make
+
+
+def adjust_url(user):
+    return reverse("admin:accounts_wallet_adjust", args=[user.wallet.pk])
+
+
+def test_permitted_admin_adjusts_and_the_entry_records_actor_and_reason(client, player, staff):
+    boss = staff(True)
+    client.force_login(boss)
+    response = client.post(adjust_url(player), {"amount": "-1500", "reason": "chargeback"})
+    assert response.status_code == 302
+    entry = LedgerEntry.objects.filter(user=player).first()
+    assert (entry.amount, entry.kind, entry.actor, entry.reason) == (-1500, LedgerKind.ADMIN_ADJUSTMENT, boss, "chargeback")
+    player.wallet.refresh_from_db()
+    assert player.wallet.balance == 8_500
+
+
+def test_staff_without_the_permission_gets_403_and_no_entry(client, player, staff):
+    client.force_login(staff(False))
+    before = LedgerEntry.objects.count()
+    assert client.get(adjust_url(player)).status_code == 403
+    assert client.post(adjust_url(player), {"amount": "100", "reason": "gift"}).status_code == 403
+    assert LedgerEntry.objects.count() == before
+
+
+@pytest.mark.parametrize(
+    "amount, reason, message",
+    [
+        ("0", "zero", "must not be zero"),
+        ("1.5", "fraction", "whole number"),
+        ("lots", "text", "whole number"),
+        ("", "missing", "required"),
+        ("100", "", "required"),
+        ("-10001", "too much", "negative balance"),
+    ],
+)
+def test_bad_adjustments_show_a_form_error_and_write_nothing(client, player, staff, amount, reason, message):
+    client.force_login(staff(True))
+    before = LedgerEntry.objects.count()
+    response = client.post(adjust_url(player), {"amount": amount, "reason": reason})
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert LedgerEntry.objects.count() == before
+    player.wallet.refresh_from_db()
+    assert player.wallet.balance == 10_000
+
+
+def test_wallet_balance_is_read_only_and_ledger_cannot_be_edited_in_admin(client, player, staff, make_player):
+    admin = make_player("root")
+    admin.is_staff = admin.is_superuser = True
+    admin.save()
+    client.force_login(admin)
+    change = client.get(reverse("admin:accounts_wallet_change", args=[player.wallet.pk])).content.decode()
+    assert 'name="balance"' not in change
+    entry = LedgerEntry.objects.filter(user=player).first()
+    assert client.get(reverse("admin:accounts_ledgerentry_add")).status_code == 403
+    assert client.post(reverse("admin:accounts_ledgerentry_delete", args=[entry.pk]), {"post": "yes"}).status_code == 403
+    view = client.get(reverse("admin:accounts_ledgerentry_change", args=[entry.pk])).content.decode()
+    assert 'name="amount"' not in view
+    search = client.get(reverse("admin:accounts_wallet_changelist") + "?q=alice").content.decode()
+    assert "alice" in search and "Adjust chips" in search
+
+
+def test_users_created_in_the_admin_get_a_wallet_with_the_grant(client, make_player):
+    admin = make_player("root")
+    admin.is_staff = admin.is_superuser = True
+    admin.save()
+    client.force_login(admin)
+    response = client.post(
+        reverse("admin:accounts_user_add"),
+        {"username": "walkin", "password1": "table-stakes-77", "password2": "table-stakes-77", "usable_password": "true"},
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert User.objects.get(username="walkin").wallet.balance == 10_000

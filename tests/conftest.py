@@ -1,0 +1,50 @@
+"""Shared test fixtures: real services when present; on CI a missing service is a failure."""
+import os
+
+import pytest
+
+ON_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def service_missing(reason: str):
+    if ON_CI:
+        pytest.fail(f"{reason} (CI=true: services must be running)")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def postgres(settings):
+    """Skip (or fail on CI) unless the test database is PostgreSQL."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        service_missing("needs PostgreSQL: set DATABASE_URL or run make test with PostgreSQL on 127.0.0.1:5432")
+    return connection
+
+
+@pytest.fixture
+def redis_url():
+    url = os.environ.get("CASINO_TEST_REDIS_URL")
+    if not url:
+        service_missing("needs Redis: CASINO_TEST_REDIS_URL is unset (make test sets it when Redis answers)")
+    import redis
+
+    try:
+        redis.Redis.from_url(url).ping()
+    except redis.RedisError as error:
+        service_missing(f"Redis at {url} does not answer: {error}")
+    return url
+
+
+@pytest.fixture
+def make_player(db):
+    """A signed-up player with the starting grant, through the real service."""
+    from casino.accounts.services import account_create
+
+    counter = {"n": 0}
+
+    def make(username=None, password="pw-for-tests-123"):
+        counter["n"] += 1
+        return account_create(username=username or f"player{counter['n']}", password=password)
+
+    return make
