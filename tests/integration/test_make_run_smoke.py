@@ -38,12 +38,22 @@ def test_migrate_and_seed_demo_twice_then_home_page_answers(tmp_path):
 ASGI_PROBE = """
 import asyncio, os
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
-from channels.testing import HttpCommunicator
 from casino.asgi import application
 
 async def get(path):
-    response = await HttpCommunicator(application, "GET", path, headers=[(b"host", b"127.0.0.1")]).get_response()
-    return response["status"]
+    scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(), "query_string": b"",
+             "headers": [(b"host", b"127.0.0.1")], "scheme": "http", "server": ("127.0.0.1", 8000),
+             "client": ("127.0.0.1", 5000), "http_version": "1.1", "asgi": {"version": "3.0"}, "root_path": ""}
+    requested, sent = [], []
+    async def receive():
+        if not requested:
+            requested.append(True)
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await asyncio.Event().wait()  # the client never disconnects early
+    async def send(message):
+        sent.append(message)
+    await application(scope, receive, send)
+    return sent[0]["status"]
 
 async def main():
     print(await get("/"), await get("/static/css/site.css"))
