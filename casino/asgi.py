@@ -12,6 +12,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from casino.routing import websocket_urlpatterns  # noqa: E402
+from holdem.clock import EmbeddedClock  # noqa: E402
 
 if settings.DEBUG or settings.EMBEDDED:
     # One-process mode serves its own static files; production puts nginx in front.
@@ -19,9 +20,11 @@ if settings.DEBUG or settings.EMBEDDED:
 
     django_http = ASGIStaticFilesHandler(django_http)
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_http,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-    }
+application = EmbeddedClock(
+    ProtocolTypeRouter(
+        {
+            "http": django_http,
+            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        }
+    )
 )

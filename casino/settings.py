@@ -65,6 +65,8 @@ CSRF_TRUSTED_ORIGINS = [
 CASINO_STARTING_CHIPS = int(os.environ.get("CASINO_STARTING_CHIPS", "10000"))
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 EMBEDDED = not REDIS_URL
+# The in-process clock (embedded mode only; Celery beat is the clock when REDIS_URL is set).
+CASINO_CLOCK = EMBEDDED and env_bool("CASINO_CLOCK", True)
 
 INSTALLED_APPS = [
     "daphne",

@@ -1,6 +1,267 @@
-"""Reads about tables."""
+"""Reads about tables: what a viewer may see (public part, private part), the lobby, the books.
+
+Hole cards come only from the engine's own view for that seat (STYLE.md 5): the public part is
+the engine's spectator view, the private part is built for one user and sent to them alone.
+"""
+from django.db.models import Sum
+from django.utils import timezone
+
+from holdem import engine
+from holdem.models import HandRecord, Presence, Seat, Table, TableStatus
+from holdem.services.options import rules_of
+
+
+def epoch_ms(moment) -> int | None:
+    return int(moment.timestamp() * 1000) if moment else None
+
+
+def current_state(table):
+    return engine.state_from_json(table.hand_state) if table.in_hand else None
+
+
+def stakes_label(table) -> str:
+    if table.structure == "fixed_limit":
+        return f"{table.small_bet:,}/{table.big_bet:,}"
+    if table.blinds == "dynamic":
+        return f"dynamic {table.dynamic_blind_percent}%"
+    return f"{table.small_blind:,}/{table.big_blind:,}"
+
+
+def public_table(table, state=None) -> dict:
+    """Everything anyone watching the table may see. No hole card unless shown at showdown."""
+    if state is None:
+        state = current_state(table)
+    elif state.is_over:
+        state = None  # the hand is finished: the result travels in `last_hand`
+    hand_view = engine.view(state, None) if state is not None else None
+    in_hand = {s["seat"]: s for s in hand_view["seats"]} if hand_view else {}
+    last = _last_result(table) if hand_view is None else None
+    seats = {s.number: s for s in table.seat_set.select_related("user")}
+    rows = []
+    for number in range(table.seats):
+        seat = seats.get(number)
+        if seat is None:
+            rows.append({"number": number, "occupied": False})
+            continue
+        row = {
+            "number": number,
+            "occupied": True,
+            "user_id": seat.user_id,
+            "username": seat.user.username,
+            "stack": seat.stack,
+            "in_hand": seat.in_hand,
+            "sitting_out": seat.sitting_out,
+            "waiting_for_big_blind": seat.waiting_for_big_blind,
+            "disconnected": seat.disconnected,
+        }
+        if number in in_hand:
+            played = in_hand[number]
+            row.update({k: played[k] for k in ("stack", "bet", "committed", "folded", "all_in", "protected", "has_cards") if k in played})
+            if played.get("hole"):
+                row["hole"] = played["hole"]
+        row["state"] = _seat_state(row, hand_view, last)
+        if last and str(number) in last["net"]:
+            row["net"] = last["net"][str(number)]
+            row["winner"] = number in last["winners"]
+        rows.append(row)
+    return {
+        "id": table.pk,
+        "name": table.name,
+        "status": table.status,
+        "options": rules_of(table),
+        "stakes": stakes_label(table),
+        "button": table.button_seat,
+        "seats": rows,
+        "hand": hand_view,
+        "hand_number": table.hands_played,
+        "turn": {"seat": hand_view["to_act"], "deadline": epoch_ms(table.turn_deadline), "seconds": table.turn_seconds}
+        if hand_view and hand_view.get("to_act") is not None
+        else None,
+        "countdown": {"starts_at": epoch_ms(table.next_hand_at)} if table.next_hand_at else None,
+        "last_hand": last,
+        "spectators": spectator_count(table),
+        "now": epoch_ms(timezone.now()),
+    }
+
+
+def _seat_state(row, hand_view, last) -> str:
+    """RULES.md 6 seat states that do not depend on who looks (the client adds open/closed empty
+    and 'your seat' variants)."""
+    if row["disconnected"]:
+        return "disconnected"
+    if hand_view is None:
+        if last and row["number"] in last["winners"]:
+            return "winner"
+        if row["sitting_out"]:
+            return "sitting_out"
+        return "post_game" if last else "waiting"
+    if not row["in_hand"]:
+        return "sitting_out" if row["sitting_out"] else "waiting_next_game"
+    if row.get("folded"):
+        return "folded"
+    if row.get("all_in") or row.get("protected"):
+        return "all_in"
+    if hand_view.get("to_act") == row["number"]:
+        return "betting"
+    return "waiting"
+
+
+def _last_result(table) -> dict | None:
+    record = table.last_hand
+    if record is None or not record.result:
+        return None
+    result = record.result
+    return {
+        "hand_id": record.pk,
+        "number": record.number,
+        "board": record.board,
+        "pots": result["pots"],
+        "winners": sorted({w for pot in result["pots"] for w in pot["winners"]}),
+        "net": result["net"],
+        "shown": result["shown"],
+        "best": result["best"],
+        "uncontested": result["uncontested"],
+        "rake": result["rake"],
+    }
+
+
+def private_part(table, user, state=None, seat=None) -> dict:
+    """What only this user may see: their seat, their hole cards and legal actions, their wallet."""
+    from casino.accounts.selectors import wallet_balance
+
+    if seat is None:
+        seat = Seat.objects.filter(table=table, user=user).first()
+    elsewhere = None
+    if seat is None:
+        other = Seat.objects.filter(user=user).select_related("table").first()
+        elsewhere = {"table_id": other.table_id, "name": other.table.name} if other else None
+    if state is None:
+        state = current_state(table)
+    mine = {
+        "user_id": user.pk,
+        "username": user.username,
+        "balance": wallet_balance(user=user),
+        "seat": seat.number if seat else None,
+        "seated_elsewhere": elsewhere,
+        "auto_muck": seat.auto_muck if seat else getattr(user, "auto_muck", True),
+        "card_back": getattr(user, "card_back", "classic"),
+        "hole": None,
+        "legal": None,
+        "can_show": False,
+    }
+    if seat is None:
+        return mine
+    mine.update(
+        {
+            "in_hand": seat.in_hand,
+            "sitting_out": seat.sitting_out,
+            "waiting_for_big_blind": seat.waiting_for_big_blind,
+            "wants_to_post": seat.wants_to_post,
+            "missed_blinds": seat.missed_small_blind or seat.missed_big_blind,
+        }
+    )
+    if state is not None and seat.in_hand and not state.is_over:
+        own = engine.view(state, seat.number)
+        me = next((s for s in own["seats"] if s["seat"] == seat.number), None)
+        mine["hole"] = me.get("hole") if me else None
+        mine["legal"] = own.get("legal")
+    elif table.last_hand is not None and not table.in_hand:
+        record = table.last_hand
+        played = next((p for p in record.players if p["user_id"] == user.pk), None)
+        if played is not None and record.final_state:
+            final = engine.state_from_json(record.final_state)
+            own = engine.view(final, played["seat"])
+            me = next((s for s in own["seats"] if s["seat"] == played["seat"]), None)
+            mine["hole"] = me.get("hole") if me else None
+            result = final.result
+            mine["can_show"] = bool(
+                result.uncontested and played["seat"] in result.payouts and played["seat"] not in result.shown
+            )
+    return mine
+
+
+def table_view_for(table, user) -> dict:
+    """The snapshot a client gets on connect or when it asks: public part + its own part."""
+    return {"type": "snapshot", "seq": table.seq, "table": public_table(table), "you": private_part(table, user)}
+
+
+def spectator_count(table) -> int:
+    seated = Seat.objects.filter(table=table).values_list("user_id", flat=True)
+    return Presence.objects.filter(table=table, connections__gt=0).exclude(user_id__in=list(seated)).count()
+
+
+def room_summary(table) -> dict:
+    seats = list(table.seat_set.select_related("user"))
+    return {
+        "id": table.pk,
+        "name": table.name,
+        "status": table.status,
+        "structure": table.structure,
+        "stakes": stakes_label(table),
+        "seats": table.seats,
+        "taken": len(seats),
+        "players": [s.user.username for s in seats],
+        "spectators": spectator_count(table),
+        "playing": table.in_hand,
+        "min_buy_in": table.min_buy_in,
+        "max_buy_in": table.max_buy_in,
+    }
+
+
+def rooms_for_lobby() -> list[dict]:
+    return [room_summary(t) for t in Table.objects.exclude(status=TableStatus.CLOSED).order_by("id")]
 
 
 def table_chip_totals() -> tuple[int, int]:
-    """(chips at tables in seats and hands in progress, rake collected); no table models yet."""
-    return 0, 0
+    """(chips at tables: seat stacks plus everything in hands in progress, rake collected)."""
+    in_seats = Seat.objects.aggregate(s=Sum("stack"))["s"] or 0
+    in_hands = 0
+    for text in Table.objects.exclude(hand_state="").values_list("hand_state", flat=True):
+        in_hands += engine.state_from_json(text).total_chips
+    rake = Table.objects.aggregate(s=Sum("rake_collected"))["s"] or 0
+    return in_seats + in_hands, rake
+
+
+def previous_hand_for(table, user) -> dict | None:
+    """RULES.md 4 'show previous hand': board, actions, every hand shown, and the player's own cards."""
+    record = table.last_hand
+    if record is None:
+        return None
+    return hand_summary_for(record, user)
+
+
+def hand_summary_for(record: HandRecord, user) -> dict:
+    played = next((p for p in record.players if p["user_id"] == getattr(user, "pk", None)), None)
+    own = None
+    if played is not None and record.final_state:
+        final = engine.state_from_json(record.final_state)
+        me = next((s for s in engine.view(final, played["seat"])["seats"] if s["seat"] == played["seat"]), None)
+        own = me.get("hole") if me else None
+    return {
+        "hand_id": record.pk,
+        "table": record.table.name,
+        "number": record.number,
+        "started_at": record.started_at.isoformat(),
+        "button": record.button_seat,
+        "players": [{k: p.get(k) for k in ("seat", "username", "stack_before", "stack_after", "net")} for p in record.players],
+        "board": record.board,
+        "actions": [
+            {"seat": a.seat, "action": a.action, "amount": a.amount, "street": a.street, "source": a.source}
+            for a in record.actions.all()
+        ],
+        "pots": record.pots,
+        "shown": record.shown,
+        "best": (record.result or {}).get("best", {}),
+        "your_cards": own,
+        "your_seat": played["seat"] if played else None,
+        "rake": record.rake,
+    }
+
+
+def hands_of(user, limit=50):
+    """The player's recent finished hands, newest first."""
+    return (
+        HandRecord.objects.filter(ended_at__isnull=False, participants__user=user)
+        .select_related("table")
+        .order_by("-id")[:limit]
+    )

@@ -12,6 +12,13 @@ def service_missing(reason: str):
     pytest.skip(reason)
 
 
+@pytest.fixture(autouse=True)
+def no_embedded_clock(settings):
+    """Tests drive the clock themselves (deadlines_fire_due with a chosen `now`)."""
+    settings.CASINO_CLOCK = False
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
+
+
 @pytest.fixture
 def postgres(settings):
     """Skip (or fail on CI) unless the test database is PostgreSQL."""

@@ -34,8 +34,6 @@ class Command(BaseCommand):
         return user
 
     def _ensure_rooms(self) -> int:
-        try:
-            from holdem.services import rooms_seed_presets
-        except ImportError:  # the tables app arrives with its own issue
-            return 0
+        from holdem.services import rooms_seed_presets
+
         return rooms_seed_presets()

@@ -1,0 +1,145 @@
+"""Admin: rooms (from a preset or by hand, validated; close/reopen), read-only hand history."""
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
+
+from holdem.errors import TableError
+from holdem.models import HandAction, HandRecord, Table
+from holdem.presets import PRESETS
+from holdem.services import room_close, room_create, room_reopen
+from holdem.services.options import room_problems
+
+STATE_FIELDS = (
+    "status", "next_hand_at", "turn_deadline", "turn_token", "hand", "last_hand", "button_seat",
+    "hands_played", "seq", "rake_collected", "created_at",
+)
+
+
+class TableForm(forms.ModelForm):
+    class Meta:
+        model = Table
+        exclude = ("hand_state",)
+
+    def clean(self):
+        cleaned = super().clean()
+        candidate = Table(**{k: v for k, v in cleaned.items() if k in {f.name for f in Table._meta.fields}})
+        problems = room_problems(candidate)
+        if problems:
+            raise ValidationError({k: v for k, v in problems.items() if k in self.fields} or list(problems.values()))
+        return cleaned
+
+
+class PresetRoomForm(forms.Form):
+    name = forms.CharField(max_length=80)
+    preset = forms.ChoiceField(choices=[(k, v["name"]) for k, v in PRESETS.items()])
+
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        if Table.objects.filter(name=name).exists():
+            raise ValidationError("A room with this name exists already.")
+        return name
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    form = TableForm
+    list_display = ("name", "structure", "stakes", "seats", "players", "status", "hands_played", "rake_collected")
+    list_filter = ("status", "structure")
+    search_fields = ("name",)
+    readonly_fields = STATE_FIELDS
+    actions = ("close_rooms", "reopen_rooms")
+    change_list_template = "admin/holdem/table_changelist.html"
+
+    @admin.display(description="stakes")
+    def stakes(self, table):
+        from holdem.selectors import stakes_label
+
+        return stakes_label(table)
+
+    @admin.display(description="players")
+    def players(self, table):
+        return table.seat_set.count()
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # rooms keep their hand history; close them instead
+
+    def get_readonly_fields(self, request, obj=None):
+        # Options of a room with a hand running cannot change under the players' feet.
+        if obj is not None and obj.in_hand:
+            return [f.name for f in Table._meta.fields if f.name != "id"]
+        return STATE_FIELDS
+
+    def get_urls(self):
+        return [
+            path("from-preset/", self.admin_site.admin_view(self.from_preset_view), name="holdem_table_from_preset"),
+        ] + super().get_urls()
+
+    def from_preset_view(self, request):
+        if not self.has_add_permission(request):
+            return redirect("admin:index")
+        form = PresetRoomForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            table = room_create(name=form.cleaned_data["name"], preset=form.cleaned_data["preset"])
+            messages.success(request, f"Room {table.name} is open.")
+            return redirect("admin:holdem_table_change", table.pk)
+        context = {**self.admin_site.each_context(request), "opts": self.model._meta, "form": form,
+                   "title": "Add a room from a preset"}
+        return TemplateResponse(request, "admin/holdem/table_from_preset.html", context)
+
+    @admin.action(description="Close the selected rooms (hands in progress finish first)")
+    def close_rooms(self, request, queryset):
+        for table in queryset:
+            room_close(table_id=table.pk)
+        messages.success(request, f"{queryset.count()} room(s) closed or closing.")
+
+    @admin.action(description="Reopen the selected rooms")
+    def reopen_rooms(self, request, queryset):
+        for table in queryset:
+            try:
+                room_reopen(table_id=table.pk)
+            except TableError as error:
+                messages.error(request, f"{table.name}: {error.message}")
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class HandActionInline(admin.TabularInline):
+    model = HandAction
+    fields = ("index", "street", "seat", "user", "action", "amount", "source", "client_action_id", "created_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(HandRecord)
+class HandRecordAdmin(ReadOnlyAdmin):
+    list_display = ("id", "table", "number", "started_at", "ended_at", "rake")
+    list_filter = ("table",)
+    inlines = (HandActionInline,)
+
+    def get_fields(self, request, obj=None):
+        fields = ["table", "number", "started_at", "ended_at", "button_seat", "options", "players", "board", "pots", "shown", "rake"]
+        if obj is not None and obj.ended_at is not None:
+            fields.append("deck")  # never while the hand is being played
+        return fields
+
+
+@admin.register(HandAction)
+class HandActionAdmin(ReadOnlyAdmin):
+    list_display = ("hand", "index", "street", "seat", "user", "action", "amount", "source", "created_at")
+    list_filter = ("source", "action")

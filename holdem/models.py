@@ -1,0 +1,210 @@
+"""Rooms (tables), seats, presence, hands in progress and the hand history, as stored rows.
+
+The table row is the unit of locking: every change at a table locks it first (STYLE.md 8).
+"""
+from django.conf import settings
+from django.db import models
+
+
+class Structure(models.TextChoices):
+    NO_LIMIT = "no_limit", "No-Limit"
+    POT_LIMIT = "pot_limit", "Pot-Limit"
+    FIXED_LIMIT = "fixed_limit", "Fixed-Limit"
+
+
+class Blinds(models.TextChoices):
+    FIXED = "fixed", "Fixed"
+    DYNAMIC = "dynamic", "Dynamic (percent of the smallest stack)"
+
+
+class MinRaise(models.TextChoices):
+    FULL = "full", "Full raise (TDA)"
+    ANY = "any", "Any increment"
+
+
+class Entry(models.TextChoices):
+    NEXT_HAND = "next_hand", "Dealt in at the next game"
+    WAIT_OR_POST = "wait_or_post", "Wait for the big blind or post"
+
+
+class Disconnect(models.TextChoices):
+    CHECK_FOLD = "check_fold", "Check or fold when the turn runs out"
+    ALL_IN_PROTECTION = "all_in_protection", "All-in protection"
+
+
+class TableStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    CLOSING = "closing", "Closing after this hand"
+    CLOSED = "closed", "Closed"
+
+
+class Table(models.Model):
+    """A room: its options (RULES.md 1), its clock columns and the hand in progress."""
+
+    name = models.CharField(max_length=80, unique=True)
+    preset = models.CharField(max_length=32, blank=True)
+    status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.OPEN)
+
+    # RULES.md 1: table options.
+    seats = models.PositiveSmallIntegerField(default=6)
+    structure = models.CharField(max_length=12, choices=Structure.choices, default=Structure.NO_LIMIT)
+    blinds = models.CharField(max_length=8, choices=Blinds.choices, default=Blinds.FIXED)
+    small_blind = models.PositiveIntegerField(default=50)
+    big_blind = models.PositiveIntegerField(default=100)
+    dynamic_blind_percent = models.PositiveSmallIntegerField(default=10)
+    small_bet = models.PositiveIntegerField(default=0, help_text="Fixed limit: the lower stake.")
+    big_bet = models.PositiveIntegerField(default=0, help_text="Fixed limit: the higher stake.")
+    raise_cap = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Raises after the opening bet; empty = no cap.")
+    min_raise = models.CharField(max_length=4, choices=MinRaise.choices, default=MinRaise.FULL)
+    min_buy_in = models.PositiveIntegerField(default=0)
+    max_buy_in = models.PositiveIntegerField(null=True, blank=True, help_text="Empty = the whole wallet.")
+    entry = models.CharField(max_length=12, choices=Entry.choices, default=Entry.NEXT_HAND)
+    disconnect = models.CharField(max_length=20, choices=Disconnect.choices, default=Disconnect.CHECK_FOLD)
+    turn_seconds = models.PositiveSmallIntegerField(default=60)
+    countdown_seconds = models.PositiveSmallIntegerField(default=30)
+    countdown_full_seconds = models.PositiveSmallIntegerField(default=10)
+    rake_percent = models.DecimalField(max_digits=5, decimal_places=2, default=0)
+    rake_cap = models.PositiveIntegerField(null=True, blank=True)
+    auto_muck = models.BooleanField(default=True, help_text="Players may choose to muck losing hands.")
+
+    # Clock columns (STYLE.md 7: timers are data).
+    next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    turn_token = models.CharField(max_length=32, blank=True)
+
+    # The hand in progress, as engine JSON with its format version inside.
+    hand_state = models.TextField(blank=True)
+    hand = models.ForeignKey("HandRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    last_hand = models.ForeignKey("HandRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    button_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    hands_played = models.PositiveIntegerField(default=0)
+    seq = models.PositiveBigIntegerField(default=0, help_text="Sequence number of the table's events.")
+    rake_collected = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(seats__gte=2, seats__lte=10), name="table_seats_2_to_10"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def in_hand(self) -> bool:
+        return bool(self.hand_state)
+
+
+class Seat(models.Model):
+    """A player sitting at a table with chips in front of them. One seat per user in the site."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
+    number = models.PositiveSmallIntegerField()
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seat")
+    stack = models.PositiveBigIntegerField(default=0, help_text="Chips behind, outside the hand in progress.")
+    in_hand = models.BooleanField(default=False, help_text="Dealt into the hand in progress.")
+    sitting_out = models.BooleanField(default=False)
+    waiting_for_big_blind = models.BooleanField(default=False)
+    wants_to_post = models.BooleanField(default=False)
+    missed_small_blind = models.BooleanField(default=False)
+    missed_big_blind = models.BooleanField(default=False)
+    disconnected = models.BooleanField(default=False)
+    auto_muck = models.BooleanField(default=True)
+    sat_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="one_player_per_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}#{self.number}: {self.user_id}"
+
+
+class Presence(models.Model):
+    """Open websocket connections of a user to a table (several tabs count once)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presence_set")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    connections = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "user"], name="one_presence_per_user_table")]
+
+
+class ProtectionUse(models.Model):
+    """RULES.md 5: an all-in protection granted on a disconnect (at most 2 per 24 hours)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    hand = models.ForeignKey("HandRecord", on_delete=models.CASCADE, related_name="+")
+    used_at = models.DateTimeField(db_index=True)
+
+
+class HandRecord(models.Model):
+    """One hand: what it started from (options, seats, deck) and, once over, how it ended."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField(help_text="The table's hand counter.")
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    button_seat = models.PositiveSmallIntegerField()
+    options = models.JSONField(help_text="Hand options as given to the engine.")
+    players = models.JSONField(help_text="[{seat, user_id, username, stack_before, stack_after}]")
+    deck = models.JSONField(help_text="The shuffled deck: server side only, never sent to a client.")
+    board = models.JSONField(default=list)
+    pots = models.JSONField(default=list)
+    shown = models.JSONField(default=dict, help_text="seat -> hole cards revealed")
+    rake = models.PositiveBigIntegerField(default=0)
+    result = models.JSONField(default=dict, help_text="The engine's result: pots, winners, net, shown, best hands.")
+    final_state = models.TextField(blank=True, help_text="Engine JSON at the end (for showing an uncontested hand).")
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="hand_number_per_table")]
+
+    def __str__(self) -> str:
+        return f"{self.table} hand {self.number}"
+
+
+class HandParticipant(models.Model):
+    """Who played a hand, for finding a player's own history."""
+
+    hand = models.ForeignKey(HandRecord, on_delete=models.CASCADE, related_name="participants")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hands_played")
+    seat = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["hand", "user"], name="one_participation_per_hand")]
+
+
+class HandAction(models.Model):
+    """The append-only action log of a hand: who did what, when, answering which client id."""
+
+    hand = models.ForeignKey(HandRecord, on_delete=models.PROTECT, related_name="actions")
+    index = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    action = models.CharField(max_length=16)
+    amount = models.PositiveBigIntegerField(null=True, blank=True, help_text="The total for the round, for bet/raise.")
+    street = models.CharField(max_length=10)
+    source = models.CharField(max_length=12, default="player", help_text="player / timeout / disconnect")
+    client_action_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand_id", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "index"], name="action_index_per_hand"),
+            models.UniqueConstraint(
+                fields=["hand", "user", "client_action_id"],
+                condition=~models.Q(client_action_id=""),
+                name="client_action_id_once_per_hand",
+            ),
+        ]
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise TypeError("the action log is append-only")
+        super().save(*args, **kwargs)

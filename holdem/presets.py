@@ -1,0 +1,61 @@
+"""The rooms shipped with the site: RULES.md section 7, one dict of table options each."""
+
+PRESETS: dict[str, dict] = {
+    "classic": {
+        "name": "Classic (Student.com)",
+        "seats": 6,
+        "structure": "no_limit",
+        "blinds": "dynamic",
+        "dynamic_blind_percent": 10,
+        "raise_cap": 3,
+        "min_raise": "any",
+        "min_buy_in": 0,
+        "max_buy_in": None,  # the whole balance
+        "entry": "next_hand",
+        "disconnect": "check_fold",
+    },
+    "nl50": {
+        "name": "No-Limit 50/100",
+        "seats": 9,
+        "structure": "no_limit",
+        "blinds": "fixed",
+        "small_blind": 50,
+        "big_blind": 100,
+        "raise_cap": None,
+        "min_raise": "full",
+        "min_buy_in": 2_000,
+        "max_buy_in": 20_000,
+        "entry": "wait_or_post",
+        "disconnect": "check_fold",
+    },
+    "pl50": {
+        "name": "Pot-Limit 50/100",
+        "seats": 6,
+        "structure": "pot_limit",
+        "blinds": "fixed",
+        "small_blind": 50,
+        "big_blind": 100,
+        "raise_cap": None,
+        "min_raise": "full",
+        "min_buy_in": 2_000,
+        "max_buy_in": 10_000,
+        "entry": "wait_or_post",
+        "disconnect": "check_fold",
+    },
+    "fl20": {
+        "name": "Fixed-Limit 20/40 (Pacific)",
+        "seats": 10,
+        "structure": "fixed_limit",
+        "blinds": "fixed",
+        "small_bet": 20,
+        "big_bet": 40,
+        "small_blind": 10,  # RULES.md 7: half the lower stake
+        "big_blind": 20,  # RULES.md 7: the lower stake
+        "raise_cap": 3,
+        "min_raise": "full",
+        "min_buy_in": 200,  # 10 x the lower stake [003]
+        "max_buy_in": None,
+        "entry": "wait_or_post",
+        "disconnect": "all_in_protection",
+    },
+}

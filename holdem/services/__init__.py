@@ -1,0 +1,32 @@
+"""Every state change at a table (STYLE.md 2): one transaction each, table row locked first."""
+from holdem.services.clock import deadlines_fire_due
+from holdem.services.hands import table_act, table_show
+from holdem.services.rooms import room_close, room_create, room_reopen, rooms_seed_presets
+from holdem.services.seats import (
+    presence_connect,
+    presence_disconnect,
+    table_leave,
+    table_post,
+    table_set_auto_muck,
+    table_sit,
+    table_sit_in,
+    table_sit_out,
+)
+
+__all__ = [
+    "deadlines_fire_due",
+    "presence_connect",
+    "presence_disconnect",
+    "room_close",
+    "room_create",
+    "room_reopen",
+    "rooms_seed_presets",
+    "table_act",
+    "table_leave",
+    "table_post",
+    "table_set_auto_muck",
+    "table_show",
+    "table_sit",
+    "table_sit_in",
+    "table_sit_out",
+]

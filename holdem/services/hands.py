@@ -1,0 +1,317 @@
+"""A hand's life at a table: start after the countdown, actions, timeouts, protection, the end.
+
+Each entry point runs inside one transaction holding the table lock; the engine decides every
+rule, these functions only store its states and move chips between seats and wallets.
+"""
+import secrets
+import uuid
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from holdem import engine
+from holdem.engine.cards import new_deck, shuffle
+from holdem.engine.view import result_view
+from holdem.errors import TableError
+from holdem.locks import seats_lock, table_lock
+from holdem.models import Disconnect, Entry, HandAction, HandParticipant, HandRecord, ProtectionUse, TableStatus
+from holdem.positions import blind_seats, next_button
+from holdem.services.notify import notify_table
+from holdem.services.options import hand_options
+
+ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
+PROTECTIONS_PER_DAY = 2  # RULES.md 5
+
+
+def countdown_start(table, seats, now=None) -> None:
+    """RULES.md 2: 30 s to the next game, or 10 s when every seat is filled."""
+    now = now or timezone.now()
+    full = len(seats) >= table.seats
+    seconds = table.countdown_full_seconds if full else table.countdown_seconds
+    table.next_hand_at = now + timedelta(seconds=seconds)
+    table.save(update_fields=["next_hand_at"])
+
+
+def countdown_shorten_if_full(table, seats, now=None) -> None:
+    """A table that fills up during a countdown starts within the short countdown."""
+    now = now or timezone.now()
+    if table.next_hand_at is None or len(seats) < table.seats:
+        return
+    soon = now + timedelta(seconds=table.countdown_full_seconds)
+    if table.next_hand_at > soon:
+        table.next_hand_at = soon
+        table.save(update_fields=["next_hand_at"])
+
+
+def hand_start(table, now) -> bool:
+    """Deal a hand if two or more players can be dealt in; the caller holds the table lock."""
+    seats = seats_lock(table)
+    table.next_hand_at = None
+    if table.status != TableStatus.OPEN or table.in_hand:
+        table.save(update_fields=["next_hand_at"])
+        return False
+    ready = [s for s in seats if not s.sitting_out and s.stack > 0]
+    regular = [s for s in ready if not s.waiting_for_big_blind or s.wants_to_post]
+    waiting = [s for s in ready if s.waiting_for_big_blind and not s.wants_to_post]
+    if len(regular) < 2:
+        # Nobody to wait behind: with no game running everybody seated is dealt in.
+        regular, waiting = regular + waiting, []
+    if len(regular) < 2:
+        table.save(update_fields=["next_hand_at"])
+        notify_table(table, "waiting_for_players", {})
+        return False
+
+    dealt = sorted(s.number for s in regular)
+    button = next_button(table.button_seat, dealt, secrets.SystemRandom())
+    # RULES.md 2: a player waiting for the big blind is dealt in when it reaches their seat.
+    for seat in waiting:
+        trial = sorted(dealt + [seat.number])
+        if blind_seats(trial, button)[1] == seat.number:
+            dealt = trial
+            break
+    small_seat, big_seat = blind_seats(dealt, button)
+    by_number = {s.number: s for s in seats}
+    players = [by_number[n] for n in dealt]
+    if table.entry == Entry.WAIT_OR_POST:
+        _mark_missed_blinds(seats, dealt, button)
+
+    seat_ins = [
+        engine.SeatIn(seat=s.number, stack=s.stack, post=_post_for(s, small_seat, big_seat), auto_muck=s.auto_muck)
+        for s in players
+    ]
+    options = hand_options(table, [s.stack for s in players])
+    deck = shuffle(new_deck(), secrets.SystemRandom())  # RULES.md 3
+    state, events = engine.start_hand(options, seat_ins, button, deck)
+
+    table.hands_played += 1
+    record = HandRecord.objects.create(
+        table=table,
+        number=table.hands_played,
+        started_at=now,
+        button_seat=button,
+        options=_options_record(options),
+        players=[
+            {"seat": s.number, "user_id": s.user_id, "username": s.user.username, "stack_before": s.stack,
+             "post": si.post, "auto_muck": si.auto_muck}
+            for s, si in zip(players, seat_ins)
+        ],
+        deck=list(deck),
+    )
+    HandParticipant.objects.bulk_create(HandParticipant(hand=record, user_id=s.user_id, seat=s.number) for s in players)
+    for s in players:
+        s.stack = 0  # the chips are in the hand now; the engine state holds them
+        s.in_hand = True
+        s.waiting_for_big_blind = s.wants_to_post = False
+        s.missed_small_blind = s.missed_big_blind = False
+        s.save(update_fields=["stack", "in_hand", "waiting_for_big_blind", "wants_to_post", "missed_small_blind", "missed_big_blind"])
+    table.button_seat = button
+    table.hand = record
+    table.save(update_fields=["next_hand_at", "hands_played", "button_seat", "hand"])
+    _advance(table, state, events, now)
+    return True
+
+
+def table_act(*, table_id: int, user, action, amount=None, action_id: str = "") -> dict:
+    """A player's action. A repeated action_id is answered with the first result, not applied twice."""
+    if action not in ACTIONS:
+        raise TableError("unknown_action", f"unknown action {action!r}; use one of {', '.join(ACTIONS)}")
+    if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
+        raise TableError("bad_amount", "the amount must be a whole number of chips")
+    action_id = str(action_id or "")[:64]
+    with transaction.atomic():
+        table = table_lock(table_id)
+        if action_id:
+            first = HandAction.objects.filter(hand__table=table, user=user, client_action_id=action_id).first()
+            if first is not None:
+                return {"action_id": action_id, "applied": True, "repeated": True, "action": first.action, "amount": first.amount}
+        if not table.in_hand:
+            raise TableError("no_hand", "no hand is being played at this table")
+        seat = table.seat_set.filter(user=user).first()
+        if seat is None or not seat.in_hand:
+            raise TableError("not_in_hand", "you are not dealt into this hand")
+        state = engine.state_from_json(table.hand_state)
+        street = state.street
+        try:
+            new_state, events = engine.apply_action(state, seat.number, action, amount)
+        except engine.IllegalAction as refused:
+            raise TableError(refused.code, refused.message) from refused
+        _log(table, seat.number, user, action, amount, street, "player", action_id)
+        _advance(table, new_state, events, timezone.now())
+    return {"action_id": action_id, "applied": True, "repeated": False, "action": action, "amount": amount}
+
+
+def hand_timeout(table, now) -> bool:
+    """RULES.md 5: the turn ran out: check if nothing is owed, else fold. Caller holds the lock."""
+    state = engine.state_from_json(table.hand_state)
+    seat_number = state.to_act
+    if seat_number is None:
+        return False
+    street = state.street
+    legal = engine.legal_actions(state)
+    new_state, events = engine.apply_timeout(state, seat_number)
+    seat = table.seat_set.filter(number=seat_number).select_related("user").first()
+    taken = "check" if legal is not None and "check" in legal.actions else "fold"
+    _log(table, seat_number, seat.user if seat else None, taken, None, street, "timeout", "")
+    _advance(table, new_state, events, now)
+    return True
+
+
+def hand_protect_disconnected(table, seat, now) -> None:
+    """RULES.md 5: in all-in-protection rooms a disconnected player is all in for what they put in,
+    at most twice in 24 hours; after that they are folded. Caller holds the table lock."""
+    if table.disconnect != Disconnect.ALL_IN_PROTECTION or not table.in_hand:
+        return
+    state = engine.state_from_json(table.hand_state)
+    since = now - timedelta(hours=24)
+    used = ProtectionUse.objects.filter(user=seat.user, used_at__gte=since).count()
+    protect = used < PROTECTIONS_PER_DAY
+    street = state.street
+    try:
+        new_state, events = engine.apply_disconnect(state, seat.number, protect)
+    except engine.IllegalAction:
+        return  # already folded or all in: nothing to protect
+    if protect:
+        ProtectionUse.objects.create(user=seat.user, table=table, hand=table.hand, used_at=now)
+    _log(table, seat.number, seat.user, "protected" if protect else "fold", None, street, "disconnect", "")
+    _advance(table, new_state, events, now)
+
+
+def table_show(*, table_id: int, user) -> None:
+    """RULES.md 4: a player who won uncontested may show their hand."""
+    with transaction.atomic():
+        table = table_lock(table_id)
+        record = table.last_hand
+        if record is None or not record.final_state:
+            raise TableError("nothing_to_show", "there is no finished hand to show")
+        mine = [p for p in record.players if p["user_id"] == user.pk]
+        if not mine:
+            raise TableError("not_in_hand", "you did not play the last hand")
+        state = engine.state_from_json(record.final_state)
+        try:
+            new_state, events = engine.show_hand(state, mine[0]["seat"])
+        except engine.IllegalAction as refused:
+            raise TableError(refused.code, refused.message) from refused
+        record.final_state = engine.state_to_json(new_state)
+        record.shown = {str(k): list(v) for k, v in new_state.result.shown.items()}
+        record.result = result_view(new_state.result)
+        record.save(update_fields=["final_state", "shown", "result"])
+        notify_table(table, "hand_shown", {"seat": mine[0]["seat"]}, engine_events=events)
+
+
+def _advance(table, state, events, now) -> None:
+    """Store the new state, then either start the next turn clock or finish the hand."""
+    if state.is_over:
+        _finish(table, state, events, now)
+        return
+    table.hand_state = engine.state_to_json(state)
+    table.turn_deadline = now + timedelta(seconds=table.turn_seconds) if state.to_act is not None else None
+    table.turn_token = uuid.uuid4().hex
+    table.save(update_fields=["hand_state", "turn_deadline", "turn_token"])
+    notify_table(table, "hand", {}, engine_events=events, state=state)
+
+
+def _finish(table, state, events, now) -> None:
+    """Pay the pots to the seats, keep the record, boot who must go, set the next countdown."""
+    from holdem.services.seats import seat_release
+
+    result = state.result
+    seats = {s.number: s for s in seats_lock(table)}
+    record = table.hand
+    for number, stack in result.final_stacks.items():
+        seat = seats[number]
+        seat.stack = stack
+        seat.in_hand = False
+        seat.save(update_fields=["stack", "in_hand"])
+    record.ended_at = now
+    record.board = list(state.board)
+    record.pots = [
+        {"amount": p.amount, "eligible": list(p.eligible), "winners": list(p.winners),
+         "shares": {str(k): v for k, v in p.shares.items()}, "rake": p.rake}
+        for p in result.pots
+    ]
+    record.shown = {str(k): list(v) for k, v in result.shown.items()}
+    record.rake = result.rake
+    record.result = result_view(result)
+    record.final_state = engine.state_to_json(state)
+    for player in record.players:
+        player["stack_after"] = result.final_stacks[player["seat"]]
+        player["net"] = result.net[player["seat"]]
+    record.save()
+    table.rake_collected += result.rake
+    table.hand_state = ""
+    table.hand = None
+    table.last_hand = record
+    table.turn_deadline = None
+    table.turn_token = ""
+    table.save(update_fields=["rake_collected", "hand_state", "hand", "last_hand", "turn_deadline", "turn_token"])
+    notify_table(table, "hand_ended", {"hand_id": record.pk}, engine_events=events, state=state)
+
+    for seat in list(seats.values()):
+        if seat.stack == 0 and seat.number in result.final_stacks:
+            seat_release(table, seat, reason="Busted")
+            notify_table(table, "left", {"seat": seat.number, "username": seat.user.username, "returned": 0})
+        elif seat.disconnected and table.disconnect == Disconnect.CHECK_FOLD:
+            # RULES.md 5: still disconnected when the game ends: removed, chips back to the wallet.
+            returned = seat_release(table, seat, reason=f"Disconnected: cash-out from {table.name}")
+            notify_table(table, "left", {"seat": seat.number, "username": seat.user.username, "returned": returned})
+        elif seat.disconnected:
+            seat.sitting_out = True
+            seat.save(update_fields=["sitting_out"])
+    remaining = seats_lock(table)
+    if table.status == TableStatus.CLOSING:
+        for seat in remaining:
+            seat_release(table, seat, reason=f"Room {table.name} closed")
+        table.status = TableStatus.CLOSED
+        table.save(update_fields=["status"])
+        notify_table(table, "closed", {})
+        return
+    if len([s for s in remaining if not s.sitting_out and s.stack > 0]) >= 2:
+        countdown_start(table, remaining, now)
+        notify_table(table, "countdown", {"seconds": int((table.next_hand_at - now).total_seconds())})
+
+
+def _log(table, seat_number, user, action, amount, street, source, action_id) -> None:
+    HandAction.objects.create(
+        hand=table.hand,
+        index=HandAction.objects.filter(hand=table.hand).count(),
+        seat=seat_number,
+        user=user,
+        action=action,
+        amount=amount,
+        street=street,
+        source=source,
+        client_action_id=action_id,
+    )
+
+
+def _post_for(seat, small_seat, big_seat) -> str:
+    """RULES.md 2: a player coming back or entering early posts a live big blind, plus a dead
+    small blind when they missed the big blind; in the blinds they simply post those."""
+    if seat.number in (small_seat, big_seat):
+        return "none"
+    if seat.missed_big_blind:
+        return "big_and_dead_small"
+    if seat.missed_small_blind or seat.wants_to_post:
+        return "big"
+    return "none"
+
+
+def _mark_missed_blinds(seats, dealt, button) -> None:
+    """A sitting-out player whose seat a blind passes owes it when they come back (RULES.md 2)."""
+    for seat in seats:
+        if not seat.sitting_out or seat.stack == 0 or seat.number in dealt:
+            continue
+        small, big = blind_seats(sorted(dealt + [seat.number]), button)
+        if seat.number == small and not seat.missed_small_blind:
+            seat.missed_small_blind = True
+            seat.save(update_fields=["missed_small_blind"])
+        elif seat.number == big and not seat.missed_big_blind:
+            seat.missed_big_blind = True
+            seat.save(update_fields=["missed_big_blind"])
+
+
+def _options_record(options) -> dict:
+    from dataclasses import asdict
+
+    return {k: (float(v) if not isinstance(v, (int, str, type(None))) else v) for k, v in asdict(options).items()}

@@ -1,0 +1,26 @@
+"""Tell everyone at a table (and the lobby) what changed: one sequence number per change."""
+from holdem.broadcast import LOBBY_GROUP, player_group, send_on_commit, table_group
+
+# Changes that alter what the lobby shows (seats taken, players, game running).
+LOBBY_KINDS = {"seated", "left", "hand_ended", "closed", "opened", "waiting_for_players", "spectators"}
+
+
+def notify_table(table, kind: str, detail: dict, engine_events=(), state=None) -> int:
+    """Queue, for after commit, the public event for the table group and each seated player's
+    private part for their own group. Returns the new sequence number."""
+    from holdem.selectors import private_part, public_table, room_summary
+
+    table.seq += 1
+    table.save(update_fields=["seq"])
+    public = public_table(table, state=state)
+    event = {"kind": kind, **detail, "engine": [e.as_dict() for e in engine_events if e.private_to is None]}
+    messages = [(table_group(table.pk), {"type": "event", "seq": table.seq, "event": event, "table": public})]
+    for seat in table.seat_set.select_related("user"):
+        messages.append(
+            (player_group(table.pk, seat.user_id),
+             {"type": "you", "seq": table.seq, "you": private_part(table, seat.user, state=state, seat=seat)})
+        )
+    if kind in LOBBY_KINDS:
+        messages.append((LOBBY_GROUP, {"type": "room", "room": room_summary(table)}))
+    send_on_commit(messages)
+    return table.seq

@@ -1,0 +1,219 @@
+"""Sitting down, standing up, sitting out and coming back, posting, presence (RULES.md 2 and 5).
+
+Every function locks the table row first, then seats, then wallets (STYLE.md 8).
+"""
+from django.db import transaction
+from django.utils import timezone
+
+from casino.accounts.errors import ChipError
+from casino.accounts.models import LedgerKind
+from casino.accounts.services import wallet_adjust
+from holdem.errors import TableError
+from holdem.locks import seats_lock, table_lock
+from holdem.models import Entry, Presence, Seat, TableStatus
+from holdem.services.notify import notify_table
+
+
+def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
+    """Take an open seat with a buy-in moved from the wallet to the seat (RULES.md 2)."""
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise TableError("bad_seat", "the seat must be a seat number")
+    if buy_in is not None and (isinstance(buy_in, bool) or not isinstance(buy_in, int)):
+        raise TableError("bad_amount", "the buy-in must be a whole number of chips")
+    with transaction.atomic():
+        table = table_lock(table_id)
+        seats = seats_lock(table)
+        if table.status != TableStatus.OPEN:
+            raise TableError("table_closed", "this room is closed")
+        if not 0 <= seat < table.seats:
+            raise TableError("bad_seat", f"this room has seats 0 to {table.seats - 1}")
+        mine = Seat.objects.filter(user=user).first()
+        if mine is not None:
+            if mine.table_id == table.pk:
+                raise TableError("already_seated", "you already sit at this table")
+            raise TableError("seated_elsewhere", "you already sit at another table; leave it first (one room at a time)")
+        if any(s.number == seat for s in seats):
+            raise TableError("seat_taken", f"seat {seat + 1} is taken")
+        balance = _wallet_balance(user)
+        if buy_in is None:
+            if table.max_buy_in is not None:
+                raise TableError("bad_amount", "choose a buy-in")
+            buy_in = balance  # RULES.md 1: a room without a maximum plays the whole balance
+        if buy_in < max(table.min_buy_in, 1):
+            raise TableError("buy_in_too_small", f"the minimum buy-in here is {max(table.min_buy_in, 1):,} chips")
+        if table.max_buy_in is not None and buy_in > table.max_buy_in:
+            raise TableError("buy_in_too_large", f"the maximum buy-in here is {table.max_buy_in:,} chips")
+        if buy_in > balance:
+            raise TableError("insufficient_chips", f"you have {balance:,} chips in your wallet")
+        row = Seat.objects.create(
+            table=table,
+            number=seat,
+            user=user,
+            stack=0,
+            auto_muck=getattr(user, "auto_muck", True),
+            # RULES.md 2: sitting down during a game waits; wait_or_post rooms wait for the big blind.
+            waiting_for_big_blind=table.entry == Entry.WAIT_OR_POST and table.in_hand,
+            disconnected=_is_disconnected(table.pk, user.pk),
+        )
+        try:
+            wallet_adjust(
+                user=user, amount=-buy_in, kind=LedgerKind.BUY_IN, reason=f"Buy-in at {table.name}", table_id=table.pk
+            )
+        except ChipError as error:
+            raise TableError(error.code, error.message) from error
+        row.stack = buy_in
+        row.save(update_fields=["stack"])
+        _start_countdown_if_ready(table, seats + [row])
+        notify_table(table, "seated", {"seat": seat, "username": user.username, "stack": buy_in})
+    return row
+
+
+def table_leave(*, table_id: int, user) -> int:
+    """Stand up: the seat's chips go back to the wallet. Refused while dealt in (RULES.md 2)."""
+    with transaction.atomic():
+        table = table_lock(table_id)
+        seats_lock(table)
+        seat = Seat.objects.filter(table=table, user=user).first()
+        if seat is None:
+            raise TableError("not_seated", "you do not sit at this table")
+        if seat.in_hand:
+            raise TableError("in_hand", "you are dealt in; you can leave when this game ends (or fold and wait)")
+        returned = seat_release(table, seat, reason=f"Cash-out from {table.name}")
+        notify_table(table, "left", {"seat": seat.number, "username": user.username, "returned": returned})
+    return returned
+
+
+def seat_release(table, seat: Seat, *, reason: str) -> int:
+    """Give the seat up, its chips back to the wallet; the caller holds the table lock."""
+    returned = seat.stack
+    if returned > 0:
+        wallet_adjust(user=seat.user, amount=returned, kind=LedgerKind.CASH_OUT, reason=reason, table_id=table.pk)
+    seat.delete()
+    return returned
+
+
+def table_sit_out(*, table_id: int, user) -> Seat:
+    """Sit out from the next hand on; the seat is kept (RULES.md 2)."""
+    with transaction.atomic():
+        table = table_lock(table_id)
+        seat = _my_seat(table, user)
+        if seat.sitting_out:
+            raise TableError("already_sitting_out", "you are already sitting out")
+        seat.sitting_out = True
+        seat.wants_to_post = False
+        seat.save(update_fields=["sitting_out", "wants_to_post"])
+        notify_table(table, "sitting_out", {"seat": seat.number})
+    return seat
+
+
+def table_sit_in(*, table_id: int, user) -> Seat:
+    """Come back. In wait_or_post rooms a player who missed blinds posts them or waits for the big blind."""
+    with transaction.atomic():
+        table = table_lock(table_id)
+        seats = seats_lock(table)
+        seat = _my_seat(table, user)
+        if not seat.sitting_out:
+            raise TableError("not_sitting_out", "you are not sitting out")
+        seat.sitting_out = False
+        if table.entry == Entry.WAIT_OR_POST and (seat.missed_small_blind or seat.missed_big_blind):
+            seat.waiting_for_big_blind = True  # RULES.md 2: post the missed blinds, or wait for the big blind
+        seat.save(update_fields=["sitting_out", "waiting_for_big_blind"])
+        _start_countdown_if_ready(table, seats)
+        notify_table(table, "sitting_in", {"seat": seat.number})
+    return seat
+
+
+def table_post(*, table_id: int, user) -> Seat:
+    """Post to be dealt in at the next hand instead of waiting for the big blind (RULES.md 2)."""
+    with transaction.atomic():
+        table = table_lock(table_id)
+        seat = _my_seat(table, user)
+        if table.entry != Entry.WAIT_OR_POST:
+            raise TableError("no_posting", "in this room new players are dealt in at the next game")
+        if not seat.waiting_for_big_blind:
+            raise TableError("nothing_to_post", "you are not waiting for the big blind")
+        if seat.sitting_out:
+            raise TableError("sitting_out", "come back first, then post")
+        seat.wants_to_post = True
+        seat.save(update_fields=["wants_to_post"])
+        notify_table(table, "will_post", {"seat": seat.number})
+    return seat
+
+
+def table_set_auto_muck(*, table_id: int, user, auto_muck: bool) -> Seat:
+    with transaction.atomic():
+        table = table_lock(table_id)
+        seat = _my_seat(table, user)
+        seat.auto_muck = bool(auto_muck)
+        seat.save(update_fields=["auto_muck"])
+        user.auto_muck = seat.auto_muck
+        user.save(update_fields=["auto_muck"])
+    return seat
+
+
+def presence_connect(*, table_id: int, user) -> None:
+    """A websocket to the table opened; the player is connected again (RULES.md 5)."""
+    with transaction.atomic():
+        table = table_lock(table_id)
+        presence, _ = Presence.objects.select_for_update().get_or_create(table=table, user=user)
+        presence.connections += 1
+        presence.save(update_fields=["connections", "updated_at"])
+        seat = Seat.objects.filter(table=table, user=user).first()
+        if seat is not None and seat.disconnected:
+            seat.disconnected = False
+            seat.save(update_fields=["disconnected"])
+            notify_table(table, "reconnected", {"seat": seat.number})
+
+
+def presence_disconnect(*, table_id: int, user) -> None:
+    """A websocket closed; when it was the user's last one the seat is marked disconnected."""
+    from holdem.services.hands import hand_protect_disconnected
+
+    with transaction.atomic():
+        table = table_lock(table_id)
+        presence = Presence.objects.select_for_update().filter(table=table, user=user).first()
+        if presence is not None:
+            presence.connections = max(0, presence.connections - 1)
+            presence.save(update_fields=["connections", "updated_at"])
+            if presence.connections:
+                return
+        seat = Seat.objects.filter(table=table, user=user).first()
+        if seat is None or seat.disconnected:
+            return
+        seat.disconnected = True
+        seat.save(update_fields=["disconnected"])
+        notify_table(table, "disconnected", {"seat": seat.number})
+        if seat.in_hand:
+            hand_protect_disconnected(table, seat, now=timezone.now())
+
+
+def _is_disconnected(table_id: int, user_id: int) -> bool:
+    """Known to have no open connection to this table (sitting down normally happens over one)."""
+    return Presence.objects.filter(table_id=table_id, user_id=user_id, connections=0).exists()
+
+
+def _my_seat(table, user) -> Seat:
+    seat = Seat.objects.select_for_update().filter(table=table, user=user).first()
+    if seat is None:
+        raise TableError("not_seated", "you do not sit at this table")
+    return seat
+
+
+def _wallet_balance(user) -> int:
+    from casino.accounts.selectors import wallet_balance
+
+    return wallet_balance(user=user)
+
+
+def _start_countdown_if_ready(table, seats) -> None:
+    """RULES.md 2: when a second player sits at an idle table, the countdown starts."""
+    from holdem.services.hands import countdown_shorten_if_full, countdown_start
+
+    if table.next_hand_at is not None:
+        countdown_shorten_if_full(table, seats)
+        return
+    if table.in_hand:
+        return
+    ready = [s for s in seats if not s.sitting_out and (s.stack > 0)]
+    if len(ready) >= 2:
+        countdown_start(table, seats)

@@ -1,0 +1,9 @@
+"""Celery tasks: thin calls of services (STYLE.md 3)."""
+from celery import shared_task
+
+from holdem.services.clock import deadlines_fire_due
+
+
+@shared_task(name="holdem.tasks.fire_due_deadlines", ignore_result=True)
+def fire_due_deadlines() -> dict:
+    return deadlines_fire_due()
