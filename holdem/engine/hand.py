@@ -1,0 +1,228 @@
+"""The hand state machine: start a hand, then apply actions, timeouts and disconnections.
+
+Every function takes a frozen HandState and returns a new one plus the events it caused; a
+refused move raises IllegalAction and changes nothing (docs/engine-api.md).
+"""
+from collections.abc import Sequence
+from dataclasses import replace
+
+from holdem.engine.betting import ACTIONS, Legal, check_move, legal_actions
+from holdem.engine.cards import new_deck
+from holdem.engine.errors import IllegalAction
+from holdem.engine.evaluator import best_five
+from holdem.engine.events import (ActionTaken, BlindPosted, HandShown, HandStarted, HoleCards,
+                                  Protected)
+from holdem.engine.frozen import FrozenDict
+from holdem.engine.options import HandOptions
+from holdem.engine.rounds import proceed, round_start_increment
+from holdem.engine.state import POSTS, HandState, PlayerState, SeatIn
+
+__all__ = [
+    "HandState", "SeatIn", "Legal", "start_hand", "apply_action", "apply_timeout",
+    "apply_disconnect", "show_hand", "legal_actions",
+]
+
+_CARD_CODES = frozenset(new_deck())
+
+
+def start_hand(options: HandOptions, seats: Sequence[SeatIn], button: int,
+               deck: Sequence[str]) -> tuple[HandState, list]:
+    """Deal a hand: post the blinds, deal two hole cards each, and find the first to act.
+
+    `seats` are the players dealt in, in any order; clockwise is increasing seat number.
+    `deck` is the shuffled deck; cards are dealt from its front (docs/engine-api.md).
+    Bad input raises ValueError.
+    """
+    seat_ins = _checked_seats(options, seats, button)
+    count = len(seat_ins)
+    deck = tuple(deck)
+    needed = 2 * count + 8
+    if len(deck) < needed or not all(card in _CARD_CODES for card in deck) \
+            or len(set(deck)) != len(deck):
+        raise ValueError(f"deck: need at least {needed} distinct card codes")
+
+    # Clockwise is increasing seat number; the first dealt seat left of the button starts.
+    after_button = next((i for i, s in enumerate(seat_ins) if s.seat > button), 0)
+    if count == 2:
+        # RULES.md 3 heads-up: the button posts the small blind (a dead button: the first dealt
+        # seat after it plays the button).
+        small = next((i for i, s in enumerate(seat_ins) if s.seat == button), after_button)
+    else:
+        small = after_button
+    big = (small + 1) % count
+
+    # RULES.md 3: two hole cards each, one at a time clockwise, starting left of the button.
+    holes = [None] * count
+    for step in range(count):
+        index = (after_button + step) % count
+        holes[index] = (deck[step], deck[count + step])
+    players = [PlayerState(s.seat, s.stack, holes[i], auto_muck=s.auto_muck)
+               for i, s in enumerate(seat_ins)]
+
+    events = [HandStarted(button, seat_ins[small].seat, seat_ins[big].seat, options.small_blind,
+                          options.big_blind, options.structure,
+                          FrozenDict({s.seat: s.stack for s in seat_ins}))]
+    _post(players, small, options.small_blind, 0, "small", events)
+    _post(players, big, options.big_blind, 0, "big", events)
+    for step in range(1, count + 1):
+        index = (big + step) % count
+        post = seat_ins[index].post
+        if post != "none":
+            # RULES.md 2: a live big blind on entry or return (plus a dead small blind).
+            dead = options.small_blind if post == "big_and_dead_small" else 0
+            _post(players, index, options.big_blind, dead, "post", events)
+    for step in range(count):
+        index = (after_button + step) % count
+        events.append(HoleCards(players[index].seat, players[index].hole))
+
+    current_bet = max(options.big_blind, max(player.bet for player in players))
+    state = HandState(options, button, tuple(players), deck[2 * count:needed], small, big,
+                      current_bet=current_bet,
+                      min_increment=round_start_increment(options, "preflop"))
+    # RULES.md 3: before the flop the first to act is left of the big blind.
+    return proceed(state, players, current_bet, state.min_increment, 0, None, big + 1, events)
+
+
+def _checked_seats(options, seats, button) -> list[SeatIn]:
+    if not isinstance(options, HandOptions):
+        raise ValueError("options: need a HandOptions")
+    if isinstance(button, bool) or not isinstance(button, int):
+        raise ValueError("button: need a seat number")
+    seat_ins = sorted(seats, key=lambda s: s.seat)
+    if len(seat_ins) < 2:
+        raise ValueError("seats: a hand needs at least two players")
+    for s in seat_ins:
+        if not isinstance(s, SeatIn):
+            raise ValueError("seats: need SeatIn entries")
+        if isinstance(s.seat, bool) or not isinstance(s.seat, int) or not 0 <= s.seat <= 9:
+            raise ValueError(f"seat {s.seat!r}: seats are numbered 0 to 9")
+        if isinstance(s.stack, bool) or not isinstance(s.stack, int) or s.stack < 1:
+            raise ValueError(f"seat {s.seat}: a player dealt in needs whole chips, at least 1")
+        if s.post not in POSTS:
+            raise ValueError(f"seat {s.seat}: post must be one of {', '.join(POSTS)}")
+    if len({s.seat for s in seat_ins}) != len(seat_ins):
+        raise ValueError("seats: a seat is listed twice")
+    return seat_ins
+
+
+def _post(players: list, index: int, live_to: int, dead: int, blind: str, events: list) -> None:
+    """RULES.md 3: a blind is posted in full, or all the player has (then they are all in).
+    `live_to` is the live bet to reach; `dead` chips go straight to the pot."""
+    p = players[index]
+    live = min(max(live_to - p.bet, 0), p.stack)
+    dead = min(dead, p.stack - live)
+    if live:
+        events.append(BlindPosted(p.seat, blind, live, live == p.stack and not dead))
+    if dead:
+        events.append(BlindPosted(p.seat, "dead", dead, live + dead == p.stack))
+    players[index] = PlayerState(p.seat, p.stack - live - dead, p.hole, p.bet + live,
+                                 p.committed + live + dead, p.dead + dead, auto_muck=p.auto_muck)
+
+
+def _index_of(state: HandState, seat) -> int:
+    if not isinstance(seat, bool) and isinstance(seat, int):
+        for index, player in enumerate(state.players):
+            if player.seat == seat:
+                return index
+    raise IllegalAction("unknown_seat", f"seat {seat!r} is not dealt in this hand")
+
+
+def _turn_of(state: HandState, seat) -> int:
+    """The index of `seat`, which must be the player to act."""
+    if state.result is not None:
+        raise IllegalAction("hand_over", "the hand is over")
+    index = _index_of(state, seat)
+    if index != state.actor:
+        raise IllegalAction("not_your_turn", f"it is seat {state.to_act}'s turn")
+    return index
+
+
+def apply_action(state: HandState, seat: int, action: str, to: int | None = None):
+    """Apply one player's action; `to` is their total for this betting round (bet/raise)."""
+    if state.result is not None:
+        raise IllegalAction("hand_over", "the hand is over")
+    if not isinstance(action, str) or action not in ACTIONS:
+        raise IllegalAction("unknown_action", f"unknown action {action!r}: one of "
+                                              f"{', '.join(ACTIONS)}")
+    index = _turn_of(state, seat)
+    total = check_move(state, state.players[index], action, to)
+    return _act(state, index, action, total, None)
+
+
+def apply_timeout(state: HandState, seat: int):
+    """RULES.md 5: the turn ran out: check if nothing is owed, else fold."""
+    index = _turn_of(state, seat)
+    player = state.players[index]
+    action = "check" if player.bet >= state.current_bet else "fold"
+    return _act(state, index, action, player.bet, "timeout")
+
+
+def _act(state: HandState, index: int, action: str, total: int, reason: str | None):
+    player = state.players[index]
+    players = list(state.players)
+    if action == "fold":
+        players[index] = player.folds()
+    else:
+        players[index] = player.pays(total - player.bet)
+    current_bet, min_increment = state.current_bet, state.min_increment
+    raises, aggressor = state.raises, state.aggressor
+    if total > current_bet:
+        if current_bet:
+            raises += 1  # RULES.md 3: the round's first bet is not a raise; short all-ins are
+        min_increment = max(min_increment, total - current_bet)
+        current_bet = total
+        aggressor = player.seat
+    moved = players[index]
+    events = [ActionTaken(player.seat, action, moved.bet - player.bet, moved.bet, moved.stack,
+                          moved.all_in, reason)]
+    return proceed(state, players, current_bet, min_increment, raises, aggressor, index + 1,
+                   events)
+
+
+def apply_disconnect(state: HandState, seat: int, protect: bool):
+    """RULES.md 5. protect=True (all-in protection): the seat stops acting, keeps its stack
+    behind and stays eligible for the pots up to what it has put in. protect=False: the seat
+    folds at once, even out of turn."""
+    if state.result is not None:
+        raise IllegalAction("hand_over", "the hand is over")
+    index = _index_of(state, seat)
+    player = state.players[index]
+    if player.folded:
+        raise IllegalAction("folded", f"seat {seat} has folded")
+    if player.protected:
+        return state, []
+    if index == state.actor:
+        if not protect:
+            return _act(state, index, "fold", player.bet, "disconnect")
+        start = index + 1
+    else:
+        start = state.actor
+    players = list(state.players)
+    if protect:
+        players[index] = replace(player, protected=True)
+        events = [Protected(seat, player.committed)]
+    else:
+        players[index] = player.folds()
+        events = [ActionTaken(seat, "fold", 0, player.bet, player.stack, False, "disconnect")]
+    return proceed(state, players, state.current_bet, state.min_increment, state.raises,
+                   state.aggressor, start, events)
+
+
+def show_hand(state: HandState, seat: int):
+    """RULES.md 4 [003]: the winner of an uncontested hand may choose to show it."""
+    result = state.result
+    if result is None:
+        raise IllegalAction("hand_not_over", "a hand can be shown once it is over")
+    index = _index_of(state, seat)
+    player = state.players[index]
+    if not result.uncontested or player.folded:
+        raise IllegalAction("not_uncontested_winner",
+                            "only the winner of an uncontested hand may show")
+    if seat in result.shown:
+        return state, []
+    best = result.best
+    if len(state.board) >= 3:
+        hand = best_five(player.hole + state.board)
+        best = FrozenDict({**best, seat: FrozenDict(category=hand.category, cards=hand.cards)})
+    result = replace(result, shown=FrozenDict({**result.shown, seat: player.hole}), best=best)
+    return replace(state, result=result), [HandShown(seat, player.hole)]

@@ -1,0 +1,104 @@
+"""Moving a hand on after each change: whose turn it is, when a betting round ends, dealing the
+next street, running the board out, and handing a finished hand to the showdown (RULES.md 3).
+"""
+from holdem.engine.events import StreetDealt, UncalledReturned
+from holdem.engine.showdown import settle
+from holdem.engine.state import HandState, PlayerState
+
+# Where each street's cards sit in the stub (burn, flop x3, burn, turn, burn, river).
+_NEXT_STREET = {0: ("flop", slice(1, 4)), 3: ("turn", slice(5, 6)), 4: ("river", slice(7, 8))}
+
+
+def round_start_increment(state_options, street: str) -> int:
+    """RULES.md 3: the smallest bet is the big blind (fixed limit: the round's bet size)."""
+    if state_options.structure == "fixed_limit":
+        return state_options.bet_size(street)
+    return state_options.big_blind
+
+
+def next_actor(players: list[PlayerState], start: int, current_bet: int) -> int | None:
+    """Index of the next player who must act, looking clockwise from `start`, or None when the
+    betting round is over (RULES.md 3: everyone has acted and matched the highest bet)."""
+    count = len(players)
+    able = [index for index in range(count) if players[index].can_bet]
+    if len(able) <= 1:
+        # RULES.md 3: when at most one player can still bet, that player only has to answer
+        # chips they have not matched; otherwise no more betting happens.
+        if not able:
+            return None
+        lone = players[able[0]]
+        facing = max((p.bet for p in players if p is not lone and not p.folded), default=0)
+        return able[0] if lone.bet < facing else None
+    for step in range(count):
+        index = (start + step) % count
+        player = players[index]
+        if player.can_bet and (not player.acted or player.bet < current_bet):
+            return index
+    return None
+
+
+def return_uncalled(players: list[PlayerState], events: list) -> list[PlayerState]:
+    """RULES.md 3: the part of the highest bet that nobody matched goes back to its owner."""
+    top_index = 0
+    top = second = 0
+    for index, player in enumerate(players):
+        if player.bet > top:
+            top, second, top_index = player.bet, top, index
+        elif player.bet > second:
+            second = player.bet
+    if top > second:
+        players[top_index] = players[top_index].gets_back(top - second)
+        events.append(UncalledReturned(players[top_index].seat, top - second))
+    return players
+
+
+def proceed(state: HandState, players: list[PlayerState], current_bet: int, min_increment: int,
+            raises: int, aggressor: int | None, start: int, events: list):
+    """The hand after a change to `players` (an action, a timeout, a disconnection): the next
+    player to act, or the end of the round, the next street, the run-out or the settlement."""
+    options = state.options
+    if sum(not player.folded for player in players) == 1:
+        # RULES.md 3: one player left takes the pot at once: no more cards, no showdown.
+        players = return_uncalled(players, events)
+        return _settled(state, players, state.board, state.street, aggressor, events)
+    actor = next_actor(players, start, current_bet)
+    if actor is not None:
+        return HandState(options, state.button, tuple(players), state.stub,
+                         state.small_blind_index, state.big_blind_index, state.board,
+                         state.street, actor, current_bet, min_increment, raises, aggressor,
+                         None), events
+
+    players = return_uncalled(players, events)
+    able = sum(player.can_bet for player in players)
+    players = [player.next_round() for player in players]
+    board, street = state.board, state.street
+    if street == "river" or able <= 1:
+        # RULES.md 3: when at most one player can still bet, the board is dealt out.
+        while len(board) < 5:
+            board, street = _deal_street(state.stub, board, events)
+        return _settled(state, players, board, street, aggressor, events)
+
+    board, street = _deal_street(state.stub, board, events)
+    lead = state.lead_index
+    actor = next_actor(players, lead, 0)
+    return HandState(options, state.button, tuple(players), state.stub, state.small_blind_index,
+                     state.big_blind_index, board, street, actor, 0,
+                     round_start_increment(options, street), 0, None, None), events
+
+
+def _deal_street(stub: tuple[str, ...], board: tuple[str, ...], events: list):
+    """RULES.md 3: burn one card, then deal the flop (3), the turn or the river (1)."""
+    street, cards = _NEXT_STREET[len(board)]
+    cards = stub[cards]
+    board = board + cards
+    events.append(StreetDealt(street, cards, board))
+    return board, street
+
+
+def _settled(state: HandState, players, board, street, aggressor, events):
+    ended = HandState(state.options, state.button, tuple(players), state.stub,
+                      state.small_blind_index, state.big_blind_index, board, street, None,
+                      0, 0, 0, aggressor, None)
+    ended, more = settle(ended)
+    events.extend(more)
+    return ended, events

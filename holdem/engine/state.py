@@ -1,0 +1,197 @@
+"""The frozen data of a hand: who is in it, their chips and cards, the round, the result.
+
+Everything here is plain, immutable and equal by value, so a hand survives a JSON round trip.
+"""
+from dataclasses import dataclass
+
+from holdem.engine.frozen import FrozenDict
+from holdem.engine.options import HandOptions
+
+POSTS = ("none", "big", "big_and_dead_small")
+STREETS = ("preflop", "flop", "turn", "river")
+
+
+@dataclass(frozen=True)
+class SeatIn:
+    """A player dealt into a hand.
+
+    post: "none", "big" (a live big blind posted on entry or return) or "big_and_dead_small"
+    (that plus a dead small blind that goes straight to the pot), RULES.md 2.
+    """
+
+    seat: int
+    stack: int
+    post: str = "none"
+    auto_muck: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """One player's part of the hand.
+
+    bet: chips put in during this betting round (live blinds included); committed: chips put
+    in during the whole hand (dead blind included, uncalled chips given back taken out);
+    acted: has acted in this round (blinds are not actions: RULES.md 3, big-blind option).
+    """
+
+    seat: int
+    stack: int
+    hole: tuple[str, ...]
+    bet: int = 0
+    committed: int = 0
+    dead: int = 0
+    returned: int = 0
+    folded: bool = False
+    acted: bool = False
+    protected: bool = False
+    auto_muck: bool = True
+
+    @property
+    def all_in(self) -> bool:
+        return self.stack == 0 and not self.folded
+
+    @property
+    def can_bet(self) -> bool:
+        """Still able to put chips in: not folded, not all in, not under all-in protection."""
+        return self.stack > 0 and not self.folded and not self.protected
+
+    def pays(self, chips: int) -> "PlayerState":
+        """This player after putting `chips` more in this round as an action."""
+        return PlayerState(self.seat, self.stack - chips, self.hole, self.bet + chips,
+                           self.committed + chips, self.dead, self.returned, self.folded, True,
+                           self.protected, self.auto_muck)
+
+    def folds(self) -> "PlayerState":
+        return PlayerState(self.seat, self.stack, self.hole, self.bet, self.committed, self.dead,
+                           self.returned, True, True, self.protected, self.auto_muck)
+
+    def gets_back(self, chips: int) -> "PlayerState":
+        """This player after an uncalled part of their bet is returned (RULES.md 3)."""
+        return PlayerState(self.seat, self.stack + chips, self.hole, self.bet - chips,
+                           self.committed - chips, self.dead, self.returned + chips, self.folded,
+                           self.acted, self.protected, self.auto_muck)
+
+    def next_round(self) -> "PlayerState":
+        """This player when the bets are gathered and a new betting round begins."""
+        return PlayerState(self.seat, self.stack, self.hole, 0, self.committed, self.dead,
+                           self.returned, self.folded, False, self.protected, self.auto_muck)
+
+
+@dataclass(frozen=True)
+class PotResult:
+    """One pot at the end: `amount` before rake, `shares` seat -> chips won from it."""
+
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: FrozenDict
+    rake: int
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a finished hand was settled; every mapping is keyed by seat number."""
+
+    pots: tuple[PotResult, ...]
+    rake: int
+    payouts: FrozenDict
+    final_stacks: FrozenDict
+    net: FrozenDict
+    shown: FrozenDict
+    best: FrozenDict
+    uncontested: bool
+    returned: FrozenDict
+    mucked: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class HandState:
+    """A hand at one moment. Players are in clockwise order (increasing seat number).
+
+    actor: index in `players` of the player to act, or None. current_bet: the round's highest
+    total (before the flop at least the big blind). min_increment: the largest bet or raise
+    increment of the round (RULES.md 3, min_raise=full). raises: raises this round, the
+    round's first bet not counted. aggressor: seat of the last bet or raise of the latest round
+    with betting (shows first, RULES.md 4). stub: the cards left for the board, in deal order:
+    burn, flop x3, burn, turn, burn, river.
+    """
+
+    options: HandOptions
+    button: int
+    players: tuple[PlayerState, ...]
+    stub: tuple[str, ...]
+    small_blind_index: int
+    big_blind_index: int
+    board: tuple[str, ...] = ()
+    street: str = "preflop"
+    actor: int | None = None
+    current_bet: int = 0
+    min_increment: int = 0
+    raises: int = 0
+    aggressor: int | None = None
+    result: HandResult | None = None
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.actor is None else self.players[self.actor].seat
+
+    @property
+    def small_blind_seat(self) -> int:
+        return self.players[self.small_blind_index].seat
+
+    @property
+    def big_blind_seat(self) -> int:
+        return self.players[self.big_blind_index].seat
+
+    @property
+    def lead_index(self) -> int:
+        """Index of the first player left of the button: first to act after the flop, first
+        to show without an aggressor, first to get odd chips. Heads-up the button is the small
+        blind, so that is the big blind (RULES.md 3)."""
+        return self.big_blind_index if len(self.players) == 2 else self.small_blind_index
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return tuple(player.seat for player in self.players)
+
+    @property
+    def stacks(self) -> dict[int, int]:
+        """Chips behind, seat -> chips (the final stacks once the hand is over)."""
+        return {player.seat: player.stack for player in self.players}
+
+    @property
+    def bets(self) -> dict[int, int]:
+        return {player.seat: player.bet for player in self.players}
+
+    @property
+    def committed(self) -> dict[int, int]:
+        """Chips each seat has put in this hand (uncalled chips given back not counted)."""
+        return {player.seat: player.committed for player in self.players}
+
+    @property
+    def pot_total(self) -> int:
+        """All chips in the middle, current bets included (0 once the pots are paid)."""
+        if self.result is not None:
+            return 0
+        return sum(player.committed for player in self.players)
+
+    @property
+    def total_chips(self) -> int:
+        """Stacks plus everything in the middle: constant through a hand, less rake at the end."""
+        return sum(player.stack for player in self.players) + self.pot_total
+
+    def player(self, seat: int) -> PlayerState:
+        for player in self.players:
+            if player.seat == seat:
+                return player
+        raise KeyError(seat)
+
+    def index_of(self, seat) -> int | None:
+        for index, player in enumerate(self.players):
+            if player.seat == seat:
+                return index
+        return None

@@ -1,0 +1,80 @@
+"""What one seat, or a spectator, may see of a hand: JSON primitives only (RULES.md 6).
+
+Hole cards of others are absent, not hidden; the deck, burn cards and undealt cards never appear.
+"""
+from dataclasses import asdict
+
+from holdem.engine.betting import legal_actions
+from holdem.engine.pots import Stake, side_pots
+from holdem.engine.state import HandResult, HandState
+
+
+def view(state: HandState, seat: int | None = None) -> dict:
+    """The hand as `seat` sees it (None: a spectator)."""
+    options = state.options
+    result = state.result
+    shown = result.shown if result is not None else {}
+    seats = []
+    for player in state.players:
+        entry = {
+            "seat": player.seat, "stack": player.stack, "bet": player.bet,
+            "committed": player.committed, "folded": player.folded,
+            "all_in": player.all_in, "protected": player.protected,
+            "has_cards": not player.folded,
+        }
+        # RULES.md 6 [002]: a player sees their own hole cards and never anyone else's before
+        # the showdown; folded hands are never revealed (RULES.md 4).
+        if player.seat == seat:
+            entry["hole"] = list(player.hole)
+        elif player.seat in shown:
+            entry["hole"] = list(shown[player.seat])
+        seats.append(entry)
+    answer = {
+        "street": state.street, "board": list(state.board), "button": state.button,
+        "small_blind_seat": state.small_blind_seat, "big_blind_seat": state.big_blind_seat,
+        "structure": options.structure, "small_blind": options.small_blind,
+        "big_blind": options.big_blind, "current_bet": state.current_bet,
+        "pot_total": state.pot_total, "pots": _pots(state), "seats": seats,
+        "to_act": state.to_act,
+    }
+    legal = legal_actions(state)
+    if legal is not None and legal.seat == seat:
+        answer["legal"] = {**asdict(legal), "actions": list(legal.actions)}
+    if result is not None:
+        answer["result"] = result_view(result)
+    return answer
+
+
+def _pots(state: HandState) -> list[dict]:
+    """The pots in the middle; chips bet in the current round are shown in front of the seats."""
+    if state.result is not None:
+        return [{"amount": pot.amount, "eligible": list(pot.eligible)}
+                for pot in state.result.pots]
+    ring = state.players[state.lead_index:] + state.players[:state.lead_index]
+    stakes = [Stake(p.seat, p.committed - p.bet - p.dead, p.dead, not p.folded,
+                    (p.stack == 0 or p.protected) and p.bet == 0)
+              for p in ring]
+    return [{"amount": pot.amount, "eligible": sorted(pot.eligible)} for pot in side_pots(stakes)]
+
+
+def _by_seat(mapping) -> dict:
+    return {str(seat): value for seat, value in mapping.items()}
+
+
+def result_view(result: HandResult) -> dict:
+    """A finished hand's result as JSON primitives (seat keys as strings)."""
+    return {
+        "pots": [{"amount": pot.amount, "rake": pot.rake, "eligible": list(pot.eligible),
+                  "winners": list(pot.winners), "shares": _by_seat(pot.shares)}
+                 for pot in result.pots],
+        "rake": result.rake,
+        "payouts": _by_seat(result.payouts),
+        "net": _by_seat(result.net),
+        "final_stacks": _by_seat(result.final_stacks),
+        "shown": {str(seat): list(hole) for seat, hole in result.shown.items()},
+        "best": {str(seat): {"category": best["category"], "cards": list(best["cards"])}
+                 for seat, best in result.best.items()},
+        "mucked": list(result.mucked),
+        "uncontested": result.uncontested,
+        "returned": _by_seat(result.returned),
+    }
