@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from casino.accounts import views as account_views
+from holdem import views as holdem_views
 from lobby import views as lobby_views
 
 urlpatterns = [
@@ -13,5 +14,8 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/profile/", account_views.profile, name="profile"),
+    path("hands/", holdem_views.hand_list, name="hand_list"),
+    path("hands/<int:hand_id>/", holdem_views.hand_detail, name="hand_detail"),
+    path("hands/<int:hand_id>/pokerstars.txt", holdem_views.hand_download, name="hand_download"),
     path("admin/", admin.site.urls),
 ]

@@ -49,8 +49,11 @@ def raise_window(state: HandState, player: PlayerState) -> RaiseWindow:
     all_in_to = player.bet + player.stack
     if all_in_to <= current:
         return _closed("cannot_raise", "not enough chips to raise")
-    if not any(other.can_bet and other.bet + other.stack > current
-               for other in state.players if other is not player):
+    for other in state.players:
+        if other is not player and other.bet + other.stack > current and not other.folded \
+                and not other.protected:
+            break
+    else:
         # RULES.md 3: when at most one player can still bet, no more betting happens; a raise
         # nobody could call is no raise at all.
         return _closed("opponents_all_in", "no other player could call a raise")

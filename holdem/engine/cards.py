@@ -13,7 +13,8 @@ SUITS = "cdhs"
 # one table lookup per hand instead of scoring 21 five-card subsets.
 #
 # RANK_KEYS: every multiset of up to seven ranks from 3..A (at most four of a rank) has its own
-# key sum, so seven-card rank multisets never collide (the 2's key is 0: the other six decide).
+# key sum, so hands' rank multisets never collide (the deuce's key is 0: the hand's size and
+# its other ranks tell how many deuces it holds).
 # Found by a greedy search: each key is the smallest that keeps all those sums distinct. Small
 # keys keep most hand sums below 2**30, where CPython adds ints fastest.
 RANK_KEYS = (0, 1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359)
@@ -26,7 +27,8 @@ RANK_KEYS = (0, 1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1
 SUIT_KEYS = (1, 2, 26, 33)
 SUIT_BITS = 8
 
-_BAD_CODE = "a card code is a rank from 23456789TJQKA followed by a suit from cdhs, like 'As' or 'Td'"
+_BAD_CODE = ("a card code is a rank from 23456789TJQKA followed by a suit from cdhs,"
+             " like 'As' or 'Td'")
 
 _INT_OF_CODE = {
     rank + suit: RANK_KEYS[rank_index] << SUIT_BITS | SUIT_KEYS[suit_index]

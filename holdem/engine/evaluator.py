@@ -1,6 +1,6 @@
 """Hand values for showdown: the best five of 5, 6 or 7 cards as one int, higher is better.
 
-Tables built at import make a seven-card hand one lookup on the sum of its card ints (cards.py).
+Tables built at import make a hand one lookup on the sum of its card ints (see cards.py).
 """
 from dataclasses import dataclass
 from itertools import combinations_with_replacement, product
@@ -95,12 +95,12 @@ def _rank_multisets(size):
 
 
 def _build_unsuited_tables():
-    """{size: {key: value}} for 5, 6 and 7 cards of which no five share a suit.
+    """[size] -> {key: value} for 5, 6 and 7 cards of which no five share a suit.
 
     Five-card multisets are scored; a bigger hand's best five lies inside one of the hands it
     makes by dropping one card, so its value is the best of those (and building is faster).
     """
-    tables = {}
+    tables = [None] * 8
     for size in (5, 6, 7):
         multisets = list(_rank_multisets(size))
         if size == 5:
@@ -139,37 +139,28 @@ _SUITED_BITS = tuple(
     for flush_suit in SUITS
 )
 _FLUSH_VALUES = [_flush_value(mask) if mask.bit_count() >= 5 else None for mask in range(1 << 13)]
+# Indexed by the number of cards in the hand (5, 6 or 7): a list index is the cheapest lookup.
 _UNSUITED = _build_unsuited_tables()
-_FLUSH_FINDER = {size: _build_flush_finder(size, _SUITED_BITS) for size in (5, 6, 7)}
-_UNSUITED_7 = _UNSUITED[7]
-_FLUSH_FINDER_7 = _FLUSH_FINDER[7]
+_FLUSH_FINDERS = [None] * 5 + [_build_flush_finder(size, _SUITED_BITS) for size in (5, 6, 7)]
 
 
-def evaluate_ints(a, b, c, d, e, f, g):
-    """Value of seven parsed cards (ints from cards.parse_card), the fast path for showdown.
+def evaluate_ints(cards):
+    """Value of a sequence (tuple or list) of 5, 6 or 7 parsed cards: the fast path.
 
-    Seven positional ints, because unpacking a sequence costs more than the lookup itself.
-    The cards must be distinct; they are not checked here (`evaluate` checks them).
+    The ints come from cards.parse_card and must be distinct; nothing is checked here
+    (`evaluate` checks). One sequence rather than seven arguments: `sum` adds it in C, so it
+    is as fast as positional ints, and the hole cards plus the board are a list already.
     """
-    total = a + b + c + d + e + f + g
+    total = sum(cards)
+    size = len(cards)
     # 255 and 8 are _SUIT_MASK and SUIT_BITS, written out: constants load faster than globals.
-    suited = _FLUSH_FINDER_7[total & 255]
+    suited = _FLUSH_FINDERS[size][total & 255]
     if suited is None:
-        return _UNSUITED_7[total >> 8]
-    # A flush: with seven cards it cannot also be a full house or quads (too few cards left).
-    return _FLUSH_VALUES[suited[a] | suited[b] | suited[c] | suited[d] | suited[e] | suited[f]
-                         | suited[g]]
-
-
-def _evaluate_parsed(card_ints):
-    """Value of 5, 6 or 7 distinct parsed cards."""
-    size = len(card_ints)
-    total = sum(card_ints)
-    suited = _FLUSH_FINDER[size][total & _SUIT_MASK]
-    if suited is None:
-        return _UNSUITED[size][total >> SUIT_BITS]
+        return _UNSUITED[size][total >> 8]
+    # Five or more cards of one suit: with at most two others the hand cannot also hold a full
+    # house or four of a kind, so the flush (or straight flush) is the hand.
     rank_mask = 0
-    for card in card_ints:
+    for card in cards:
         rank_mask |= suited[card]
     return _FLUSH_VALUES[rank_mask]
 
@@ -188,10 +179,7 @@ def _parse_hand(cards):
 
 def evaluate(cards) -> int:
     """Value of the best five of 5, 6 or 7 card codes; larger is better, equal hands are equal."""
-    card_ints = _parse_hand(cards)
-    if len(card_ints) == 7:
-        return evaluate_ints(*card_ints)
-    return _evaluate_parsed(card_ints)
+    return evaluate_ints(_parse_hand(cards))
 
 
 def category(value: int) -> str:
@@ -218,7 +206,7 @@ def best_five(cards) -> BestHand:
     the one listed first is taken: suits never rank (RULES.md 4).
     """
     card_ints = _parse_hand(cards)
-    value = _evaluate_parsed(card_ints)
+    value = evaluate_ints(card_ints)
     ranks = [value >> shift & 15 for shift in (16, 12, 8, 4, 0)]
     pool = list(card_ints)
     if value >> _CATEGORY_SHIFT in (FLUSH, STRAIGHT_FLUSH):

@@ -37,8 +37,7 @@ def start_hand(options: HandOptions, seats: Sequence[SeatIn], button: int,
     count = len(seat_ins)
     deck = tuple(deck)
     needed = 2 * count + 8
-    if len(deck) < needed or not all(card in _CARD_CODES for card in deck) \
-            or len(set(deck)) != len(deck):
+    if len(deck) < needed or len(set(deck)) != len(deck) or not _CARD_CODES.issuperset(deck):
         raise ValueError(f"deck: need at least {needed} distinct card codes")
 
     # Clockwise is increasing seat number; the first dealt seat left of the button starts.
@@ -131,6 +130,9 @@ def _turn_of(state: HandState, seat) -> int:
     """The index of `seat`, which must be the player to act."""
     if state.result is not None:
         raise IllegalAction("hand_over", "the hand is over")
+    actor = state.actor
+    if state.players[actor].seat == seat and type(seat) is int:
+        return actor
     index = _index_of(state, seat)
     if index != state.actor:
         raise IllegalAction("not_your_turn", f"it is seat {state.to_act}'s turn")

@@ -3,21 +3,19 @@
 Pure functions on plain numbers: the hand and showdown modules feed them player chips.
 """
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from holdem.engine.options import exact_fraction
 
 
-@dataclass(frozen=True)
-class Pot:
-    """A pot and the seats that can win it (in clockwise order from the first seat given)."""
+class Pot(NamedTuple):
+    """A pot and the seats that can win it (in the order the stakes were given)."""
 
     amount: int
     eligible: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class Stake:
+class Stake(NamedTuple):
     """What one player has in the middle, for building pots.
 
     live: chips that make the player eligible (dead blinds excluded); dead: chips given to the
@@ -39,20 +37,26 @@ def side_pots(stakes: Sequence[Stake]) -> tuple[Pot, ...]:
     pots = []
     below = 0
     for level in levels:
-        amount = sum(min(stake.live, level) - min(stake.live, below) for stake in stakes)
-        eligible = tuple(stake.seat for stake in stakes if stake.contending and stake.live >= level)
+        amount = 0
+        for stake in stakes:
+            if stake.live > below:
+                amount += (level if stake.live > level else stake.live) - below
         if amount:
-            pots.append(Pot(amount, eligible))
+            pots.append(Pot(amount, tuple(stake.seat for stake in stakes
+                                          if stake.contending and stake.live >= level)))
         below = level
-    rest = sum(stake.live - below for stake in stakes if stake.live > below)
-    eligible = tuple(stake.seat for stake in stakes
-                     if stake.contending and not stake.capped and stake.live > below)
+    rest = 0
+    for stake in stakes:
+        if stake.live > below:
+            rest += stake.live - below
     if rest:
+        eligible = tuple(stake.seat for stake in stakes
+                         if stake.contending and not stake.capped and stake.live > below)
         if eligible or not pots:
             pots.append(Pot(rest, eligible))
         else:
-            # Chips above every contender's level (a folded player's, after returns there are
-            # none) stay with the last pot rather than going to nobody.
+            # Chips above every contender's level (a player who folded out of turn) stay
+            # with the last pot rather than going to nobody.
             last = pots.pop()
             pots.append(Pot(last.amount + rest, last.eligible))
     dead = sum(stake.dead for stake in stakes)

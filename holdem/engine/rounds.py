@@ -19,26 +19,32 @@ def round_start_increment(state_options, street: str) -> int:
 def next_actor(players: list[PlayerState], start: int, current_bet: int) -> int | None:
     """Index of the next player who must act, looking clockwise from `start`, or None when the
     betting round is over (RULES.md 3: everyone has acted and matched the highest bet)."""
-    count = len(players)
-    able = [index for index in range(count) if players[index].can_bet]
-    if len(able) <= 1:
+    able = 0
+    lone = None
+    for player in players:
+        if player.stack and not player.folded and not player.protected:  # PlayerState.can_bet
+            able += 1
+            lone = player
+    if able <= 1:
         # RULES.md 3: when at most one player can still bet, that player only has to answer
         # chips they have not matched; otherwise no more betting happens.
-        if not able:
+        if lone is None:
             return None
-        lone = players[able[0]]
         facing = max((p.bet for p in players if p is not lone and not p.folded), default=0)
-        return able[0] if lone.bet < facing else None
+        return players.index(lone) if lone.bet < facing else None
+    count = len(players)
     for step in range(count):
         index = (start + step) % count
         player = players[index]
-        if player.can_bet and (not player.acted or player.bet < current_bet):
+        if player.stack and not player.folded and not player.protected \
+                and (not player.acted or player.bet < current_bet):
             return index
     return None
 
 
 def return_uncalled(players: list[PlayerState], events: list) -> list[PlayerState]:
-    """RULES.md 3: the part of the highest bet that nobody matched goes back to its owner."""
+    """RULES.md 3: the part of the highest bet that nobody matched goes back to its owner, if
+    they are still in the hand: a player who folds forfeits what they bet ([003])."""
     top_index = 0
     top = second = 0
     for index, player in enumerate(players):
@@ -46,7 +52,7 @@ def return_uncalled(players: list[PlayerState], events: list) -> list[PlayerStat
             top, second, top_index = player.bet, top, index
         elif player.bet > second:
             second = player.bet
-    if top > second:
+    if top > second and not players[top_index].folded:
         players[top_index] = players[top_index].gets_back(top - second)
         events.append(UncalledReturned(players[top_index].seat, top - second))
     return players
@@ -57,7 +63,11 @@ def proceed(state: HandState, players: list[PlayerState], current_bet: int, min_
     """The hand after a change to `players` (an action, a timeout, a disconnection): the next
     player to act, or the end of the round, the next street, the run-out or the settlement."""
     options = state.options
-    if sum(not player.folded for player in players) == 1:
+    live = 0
+    for player in players:
+        if not player.folded:
+            live += 1
+    if live == 1:
         # RULES.md 3: one player left takes the pot at once: no more cards, no showdown.
         players = return_uncalled(players, events)
         return _settled(state, players, state.board, state.street, aggressor, events)

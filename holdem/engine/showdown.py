@@ -2,7 +2,8 @@
 
 `settle` pays a finished hand, whether it went to showdown or was won uncontested.
 """
-from holdem.engine.evaluator import best_five, evaluate
+from holdem.engine.cards import parse_card
+from holdem.engine.evaluator import best_five, evaluate_ints
 from holdem.engine.events import HandEnded, Mucked, PotAwarded, ShowdownShown
 from holdem.engine.frozen import FrozenDict
 from holdem.engine.pots import Stake, pot_rakes, side_pots, split_pot
@@ -18,7 +19,9 @@ def showdown_order(state: HandState) -> list[PlayerState]:
     player left of the button; then clockwise."""
     start = state.lead_index
     if state.aggressor is not None:
-        start = state.index_of(state.aggressor)
+        aggressor = state.index_of(state.aggressor)
+        if not state.players[aggressor].folded:  # (folded out of turn: RULES.md 5)
+            start = aggressor
     return [player for player in clockwise(state.players, start) if not player.folded]
 
 
@@ -37,35 +40,36 @@ def settle(state: HandState) -> tuple[HandState, list]:
     uncontested = len(contenders) == 1
     pots = hand_pots(ring)
     # RULES.md 4: rake only from pots that saw a flop ("no flop, no drop").
-    if len(state.board) >= 3:
+    if len(state.board) >= 3 and state.options.rake_percent:
         rakes = pot_rakes([pot.amount for pot in pots], state.options.rake_percent,
                           state.options.rake_cap)
     else:
         rakes = (0,) * len(pots)
 
-    values = {}
-    if not uncontested:
-        board = state.board
-        values = {player.seat: evaluate(player.hole + board) for player in contenders}
-
     events = []
+    values = {}
     shown, best, mucked = {}, {}, []
     if not uncontested:
-        shown, best, mucked, events = _reveal(state, pots, values)
+        board = [parse_card(card) for card in state.board]
+        for player in contenders:
+            first, second = player.hole
+            values[player.seat] = evaluate_ints([parse_card(first), parse_card(second), *board])
+        shown, best, mucked = _reveal(state, pots, values, events)
 
     payouts = {player.seat: 0 for player in state.players}
     pot_results = []
     for index, (pot, rake) in enumerate(zip(pots, rakes)):
-        if len(pot.eligible) == 1 or uncontested:
-            winners = pot.eligible[:1]
+        eligible = pot.eligible
+        if len(eligible) == 1 or uncontested:
+            winners = eligible[:1]
         else:
-            top = max(values[seat] for seat in pot.eligible)
-            winners = tuple(seat for seat in pot.eligible if values[seat] == top)
+            top = max(values[seat] for seat in eligible)
+            winners = tuple(seat for seat in eligible if values[seat] == top)
         # RULES.md 4: each pot is split on its own; odd chips to the first winner clockwise.
         shares = split_pot(pot.amount - rake, winners)
         for seat, chips in shares.items():
             payouts[seat] += chips
-        result = PotResult(pot.amount, tuple(sorted(pot.eligible)), tuple(sorted(winners)),
+        result = PotResult(pot.amount, tuple(sorted(eligible)), tuple(sorted(winners)),
                            FrozenDict(shares), rake)
         pot_results.append(result)
         events.append(PotAwarded(index, pot.amount, rake, result.eligible, result.winners,
@@ -91,28 +95,25 @@ def settle(state: HandState) -> tuple[HandState, list]:
                      state.min_increment, state.raises, state.aggressor, result), events
 
 
-def _reveal(state: HandState, pots, values: dict):
+def _reveal(state: HandState, pots, values: dict, events: list):
     """RULES.md 4 auto-muck: a hand is not revealed only if, for every pot it can win, a hand
     already shown and eligible for that pot beats it; so a hand that could still win or tie
     any pot is always shown. Folded hands are never revealed."""
-    shown, best, mucked, events = {}, {}, [], []
-    pots_of = {}
-    for pot in pots:
-        for seat in pot.eligible:
-            pots_of.setdefault(seat, []).append(pot)
+    shown, best, mucked = {}, {}, []
+    best_shown = [-1] * len(pots)  # per pot, the best value shown so far among its eligible
     for player in showdown_order(state):
         seat = player.seat
         value = values[seat]
-        my_pots = pots_of.get(seat, ())
-        beaten = all(
-            any(other in shown and values[other] > value for other in pot.eligible)
-            for pot in my_pots)
-        if player.auto_muck and beaten:
+        mine = [index for index, pot in enumerate(pots) if seat in pot.eligible]
+        if player.auto_muck and all(best_shown[index] > value for index in mine):
             mucked.append(seat)
             events.append(Mucked(seat))
             continue
+        for index in mine:
+            if value > best_shown[index]:
+                best_shown[index] = value
         hand = best_five(player.hole + state.board)
         shown[seat] = player.hole
-        best[seat] = FrozenDict(category=hand.category, cards=tuple(hand.cards))
-        events.append(ShowdownShown(seat, player.hole, hand.category, tuple(hand.cards)))
-    return shown, best, mucked, events
+        best[seat] = FrozenDict(category=hand.category, cards=hand.cards)
+        events.append(ShowdownShown(seat, player.hole, hand.category, hand.cards))
+    return shown, best, mucked

@@ -22,8 +22,11 @@ class Clock:
 
 
 @pytest.fixture
-def clock():
-    return Clock()
+def clock(monkeypatch):
+    """The services read the time from django.utils.timezone.now: it follows this clock."""
+    test_clock = Clock()
+    monkeypatch.setattr(timezone, "now", lambda: test_clock.now)
+    return test_clock
 
 
 @pytest.fixture
@@ -66,7 +69,9 @@ def play_out(table, users, rng=None, choose=None):
         action = choose(legal) if choose else rng.choice(legal.actions)
         amount = None
         if action in ("bet", "raise"):
-            amount = rng.randint(legal.min_to, legal.max_to)
+            # Mostly modest sizes (play continues), sometimes anything up to the maximum.
+            top = legal.max_to if rng.random() < 0.2 else min(legal.max_to, legal.min_to * 3)
+            amount = rng.randint(legal.min_to, top)
         table_act(table_id=table.pk, user=users[legal.seat], action=action, amount=amount, action_id=f"a{steps}")
         steps += 1
         assert steps < 500

@@ -1,0 +1,35 @@
+"""Hand history pages: the player's own recent hands and a PokerStars-format download of each."""
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from holdem.history import pokerstars_text
+from holdem.models import HandRecord
+from holdem.selectors import hand_summary_for, hands_of
+
+
+@login_required
+def hand_list(request):
+    hands = [hand_summary_for(record, request.user) for record in hands_of(request.user, limit=30)]
+    return render(request, "holdem/hands.html", {"hands": hands})
+
+
+def _visible_hand(request, hand_id) -> HandRecord:
+    record = get_object_or_404(HandRecord.objects.select_related("table"), pk=hand_id, ended_at__isnull=False)
+    if not request.user.is_staff and not record.participants.filter(user=request.user).exists():
+        raise Http404("not one of your hands")
+    return record
+
+
+@login_required
+def hand_detail(request, hand_id):
+    record = _visible_hand(request, hand_id)
+    return render(request, "holdem/hand.html", {"hand": hand_summary_for(record, request.user)})
+
+
+@login_required
+def hand_download(request, hand_id):
+    record = _visible_hand(request, hand_id)
+    response = HttpResponse(pokerstars_text(record, viewer_id=request.user.pk), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="hand-{record.pk}.txt"'
+    return response
