@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from casino.accounts.errors import ChipError
 from casino.accounts.models import LedgerKind
-from casino.accounts.services import wallet_adjust
+from casino.accounts.services import wallet_adjust, wallet_lock
 from holdem.errors import TableError
 from holdem.locks import seats_lock, table_lock
 from holdem.models import Entry, Presence, Seat, TableStatus
@@ -27,6 +27,9 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
             raise TableError("table_closed", "this room is closed")
         if not 0 <= seat < table.seats:
             raise TableError("bad_seat", f"this room has seats 0 to {table.seats - 1}")
+        # The wallet lock (after table and seats: STYLE.md 8) also serialises one user sitting
+        # down at two tables at once, which the table locks alone would not.
+        wallet_lock(user_ids=[user.pk])
         mine = Seat.objects.filter(user=user).first()
         if mine is not None:
             if mine.table_id == table.pk:
