@@ -1,2 +1,10 @@
 """Websocket routes of the whole site."""
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from holdem.consumers import TableConsumer
+from lobby.consumers import LobbyConsumer
+
+websocket_urlpatterns = [
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),
+]

@@ -14,6 +14,8 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/profile/", account_views.profile, name="profile"),
+    path("tables/<int:table_id>/", holdem_views.table_page, name="table"),
+    path("tables/<int:table_id>/enter/", holdem_views.table_enter, name="table_enter"),
     path("hands/", holdem_views.hand_list, name="hand_list"),
     path("hands/<int:hand_id>/", holdem_views.hand_detail, name="hand_detail"),
     path("hands/<int:hand_id>/pokerstars.txt", holdem_views.hand_download, name="hand_download"),

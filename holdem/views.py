@@ -33,3 +33,38 @@ def hand_download(request, hand_id):
     response = HttpResponse(pokerstars_text(record, viewer_id=request.user.pk), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="hand-{record.pk}.txt"'
     return response
+
+
+@login_required
+def table_page(request, table_id):
+    """The table: the page is a shell; everything live arrives over ws/table/<id>/."""
+    from holdem.models import Seat, Table, TableStatus
+    from holdem.selectors import rooms_for_lobby
+
+    table = get_object_or_404(Table.objects.exclude(status=TableStatus.CLOSED), pk=table_id)
+    held = Seat.objects.filter(user=request.user).exclude(table=table).select_related("table").first()
+    return render(
+        request,
+        "holdem/table.html",
+        {"table": table, "seated_elsewhere": held.table if held else None, "rooms": rooms_for_lobby()},
+    )
+
+
+@login_required
+def table_enter(request, table_id):
+    """POST from the lobby or a table: switch rooms (RULES.md 2), then show the table."""
+    from django.contrib import messages
+    from django.shortcuts import redirect
+
+    from holdem.errors import TableError
+    from holdem.services import table_switch
+
+    if request.method != "POST":
+        return redirect("table", table_id)
+    try:
+        table_switch(user=request.user, to_table_id=table_id)
+    except TableError as error:
+        messages.error(request, error.message)
+        held = request.user.seat.table_id if hasattr(request.user, "seat") else None
+        return redirect("table", held) if held else redirect("lobby")
+    return redirect("table", table_id)

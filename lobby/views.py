@@ -11,4 +11,6 @@ def home(request):
 
 @login_required
 def lobby(request):
-    return render(request, "lobby/lobby.html", {"rooms": []})
+    from holdem.selectors import rooms_for_lobby
+
+    return render(request, "lobby/lobby.html", {"rooms": rooms_for_lobby()})

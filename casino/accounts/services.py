@@ -100,3 +100,14 @@ def account_create(*, username: str, password: str, email: str = "") -> User:
         user = User.objects.create_user(username=username, password=password, email=email)
         account_open(user=user)
     return user
+
+
+CARD_BACKS = ("classic", "red", "green", "black")
+
+
+def user_set_card_back(*, user: User, card_back: str) -> None:
+    """RULES.md 6 [000]: the card-back chooser, remembered per user."""
+    if card_back not in CARD_BACKS:
+        raise ChipError(f"card backs are {', '.join(CARD_BACKS)}", "bad_card_back")
+    user.card_back = card_back
+    user.save(update_fields=["card_back"])

@@ -11,6 +11,7 @@ from holdem.services.seats import (
     table_sit,
     table_sit_in,
     table_sit_out,
+    table_switch,
 )
 
 __all__ = [
@@ -29,4 +30,5 @@ __all__ = [
     "table_sit",
     "table_sit_in",
     "table_sit_out",
+    "table_switch",
 ]

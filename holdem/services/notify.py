@@ -24,3 +24,10 @@ def notify_table(table, kind: str, detail: dict, engine_events=(), state=None) -
         messages.append((LOBBY_GROUP, {"type": "room", "room": room_summary(table)}))
     send_on_commit(messages)
     return table.seq
+
+
+def lobby_room_changed(table) -> None:
+    """Spectators came or went: only the lobby's counts change (no table event)."""
+    from holdem.selectors import room_summary
+
+    send_on_commit([(LOBBY_GROUP, {"type": "room", "room": room_summary(table)})])

@@ -11,7 +11,7 @@ from casino.accounts.services import wallet_adjust, wallet_lock
 from holdem.errors import TableError
 from holdem.locks import seats_lock, table_lock
 from holdem.models import Entry, Presence, Seat, TableStatus
-from holdem.services.notify import notify_table
+from holdem.services.notify import lobby_room_changed, notify_table
 
 
 def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
@@ -161,6 +161,8 @@ def presence_connect(*, table_id: int, user) -> None:
         presence, _ = Presence.objects.select_for_update().get_or_create(table=table, user=user)
         presence.connections += 1
         presence.save(update_fields=["connections", "updated_at"])
+        if presence.connections == 1:
+            lobby_room_changed(table)
         seat = Seat.objects.filter(table=table, user=user).first()
         if seat is not None and seat.disconnected:
             seat.disconnected = False
@@ -180,6 +182,7 @@ def presence_disconnect(*, table_id: int, user) -> None:
             presence.save(update_fields=["connections", "updated_at"])
             if presence.connections:
                 return
+            lobby_room_changed(table)
         seat = Seat.objects.filter(table=table, user=user).first()
         if seat is None or seat.disconnected:
             return
@@ -220,3 +223,26 @@ def _start_countdown_if_ready(table, seats) -> None:
     ready = [s for s in seats if not s.sitting_out and (s.stack > 0)]
     if len(ready) >= 2:
         countdown_start(table, seats)
+
+
+def table_switch(*, user, to_table_id: int) -> int:
+    """RULES.md 2: move to another room as a spectator. Refused while dealt in elsewhere;
+    otherwise the seat held elsewhere is given up with its chips returned."""
+    from holdem.models import Table
+
+    if not Table.objects.filter(pk=to_table_id).exclude(status=TableStatus.CLOSED).exists():
+        raise TableError("no_such_room", "that room does not exist or is closed")
+    held = Seat.objects.filter(user=user).exclude(table_id=to_table_id).first()
+    if held is None:
+        return to_table_id
+    with transaction.atomic():
+        table = table_lock(held.table_id)
+        seats_lock(table)
+        seat = Seat.objects.filter(pk=held.pk).select_related("user").first()
+        if seat is None:
+            return to_table_id
+        if seat.in_hand:
+            raise TableError("in_hand", f"you are dealt in at {table.name}; you can switch rooms when that game ends")
+        returned = seat_release(table, seat, reason=f"Switched rooms: cash-out from {table.name}")
+        notify_table(table, "left", {"seat": seat.number, "username": user.username, "returned": returned})
+    return to_table_id

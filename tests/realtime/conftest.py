@@ -1,0 +1,93 @@
+"""Websocket test harness: real ASGI app (origin check, session auth), real transactions."""
+import json
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from django.utils import timezone
+
+ORIGIN = b"http://127.0.0.1"
+
+
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+class Socket:
+    """One browser tab: a connected websocket that remembers every frame it received."""
+
+    def __init__(self, communicator, name):
+        self.communicator = communicator
+        self.name = name
+        self.frames = []
+
+    async def send(self, frame):
+        await self.communicator.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
+
+    async def receive(self, timeout=3):
+        frame = json.loads(await self.communicator.receive_from(timeout=timeout))
+        self.frames.append(frame)
+        return frame
+
+    async def drain(self, timeout=0.1):
+        """Read everything waiting; returns the frames read. (receive_nothing does not cancel
+        the application the way a timed-out receive does.)"""
+        got = []
+        while not await self.communicator.receive_nothing(timeout=timeout):
+            got.append(await self.receive())
+        return got
+
+    async def until(self, predicate, timeout=3):
+        import asyncio
+
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                raise AssertionError(f"{self.name}: no frame matched; last frames {self.frames[-3:]}")
+            frame = await self.receive(timeout=remaining)
+            if predicate(frame):
+                return frame
+
+    async def request(self, frame, timeout=3):
+        """Send a frame and return the first ok/error/answer frame for it (events may come first)."""
+        await self.send(frame)
+        answers = {"ok", "error", "pong", "snapshot", "previous_hand", "switched"}
+        return await self.until(lambda f: f["type"] in answers, timeout)
+
+    async def close(self):
+        await self.communicator.disconnect()
+
+
+async def open_socket(path, user=None, cookie=None, origin=ORIGIN, name="socket"):
+    from casino.asgi import application
+
+    headers = [(b"host", b"127.0.0.1"), (b"origin", origin)]
+    if user is not None or cookie is not None:
+        key = cookie or await database_sync_to_async(session_cookie)(user)
+        headers.append((b"cookie", f"sessionid={key}".encode()))
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, code = await communicator.connect(timeout=3)
+    return Socket(communicator, name) if connected else code
+
+
+async def fire_clock(seconds):
+    from holdem.services import deadlines_fire_due
+
+    return await database_sync_to_async(deadlines_fire_due)(timezone.now() + timedelta(seconds=seconds))
+
+
+@pytest.fixture
+def table_room(db):
+    from holdem.services import room_create
+
+    def make(preset="nl50", **options):
+        from holdem.models import Table
+
+        return room_create(name=f"rt {preset} {Table.objects.count()}", preset=preset, **options)
+
+    return make
