@@ -44,6 +44,12 @@ def countdown_shorten_if_full(table, seats, now=None) -> None:
         table.save(update_fields=["next_hand_at"])
 
 
+def hand_deck() -> list[str]:
+    """RULES.md 3: a fresh deck shuffled by Fisher-Yates from a cryptographically secure generator.
+    (Tests replace this function to deal chosen cards.)"""
+    return shuffle(new_deck(), secrets.SystemRandom())
+
+
 def hand_start(table, now) -> bool:
     """Deal a hand if two or more players can be dealt in; the caller holds the table lock."""
     seats = seats_lock(table)
@@ -81,7 +87,7 @@ def hand_start(table, now) -> bool:
         for s in players
     ]
     options = hand_options(table, [s.stack for s in players])
-    deck = shuffle(new_deck(), secrets.SystemRandom())  # RULES.md 3
+    deck = hand_deck()
     state, events = engine.start_hand(options, seat_ins, button, deck)
 
     table.hands_played += 1
