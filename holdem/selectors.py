@@ -27,7 +27,7 @@ def stakes_label(table) -> str:
     return f"{table.small_blind:,}/{table.big_blind:,}"
 
 
-def public_table(table, state=None) -> dict:
+def public_table(table, state=None, seat_rows=None) -> dict:
     """Everything anyone watching the table may see. No hole card unless shown at showdown."""
     if state is None:
         state = current_state(table)
@@ -36,7 +36,9 @@ def public_table(table, state=None) -> dict:
     hand_view = engine.view(state, None) if state is not None else None
     in_hand = {s["seat"]: s for s in hand_view["seats"]} if hand_view else {}
     last = _last_result(table) if hand_view is None else None
-    seats = {s.number: s for s in table.seat_set.select_related("user")}
+    if seat_rows is None:
+        seat_rows = table.seat_set.select_related("user")
+    seats = {s.number: s for s in seat_rows}
     rows = []
     for number in range(table.seats):
         seat = seats.get(number)
@@ -125,11 +127,11 @@ def _last_result(table) -> dict | None:
     }
 
 
-def private_part(table, user, state=None, seat=None) -> dict:
+def private_part(table, user, state=None, seat=None, balance=None, seated_here=False) -> dict:
     """What only this user may see: their seat, their hole cards and legal actions, their wallet."""
     from casino.accounts.selectors import wallet_balance
 
-    if seat is None:
+    if seat is None and not seated_here:
         seat = Seat.objects.filter(table=table, user=user).first()
     elsewhere = None
     if seat is None:
@@ -140,7 +142,7 @@ def private_part(table, user, state=None, seat=None) -> dict:
     mine = {
         "user_id": user.pk,
         "username": user.username,
-        "balance": wallet_balance(user=user),
+        "balance": wallet_balance(user=user) if balance is None else balance,
         "seat": seat.number if seat else None,
         "seated_elsewhere": elsewhere,
         "auto_muck": seat.auto_muck if seat else getattr(user, "auto_muck", True),
@@ -186,8 +188,8 @@ def table_view_for(table, user) -> dict:
 
 
 def spectator_count(table) -> int:
-    seated = Seat.objects.filter(table=table).values_list("user_id", flat=True)
-    return Presence.objects.filter(table=table, connections__gt=0).exclude(user_id__in=list(seated)).count()
+    seated = Seat.objects.filter(table=table).values("user_id")
+    return Presence.objects.filter(table=table, connections__gt=0).exclude(user_id__in=seated).count()
 
 
 def room_summary(table) -> dict:

@@ -43,10 +43,21 @@ def table_page(request, table_id):
 
     table = get_object_or_404(Table.objects.exclude(status=TableStatus.CLOSED), pk=table_id)
     held = Seat.objects.filter(user=request.user).exclude(table=table).select_related("table").first()
+    rooms = rooms_for_lobby()
+    # What the table client needs before its socket answers (static/js/table.js reads it).
+    client = {
+        "table_id": table.pk,
+        "name": table.name,
+        "seats": table.seats,
+        "user_id": request.user.pk,
+        "username": request.user.username,
+        "rooms": rooms,
+        "seated_elsewhere": {"table_id": held.table_id, "name": held.table.name} if held else None,
+    }
     return render(
         request,
         "holdem/table.html",
-        {"table": table, "seated_elsewhere": held.table if held else None, "rooms": rooms_for_lobby()},
+        {"table": table, "seated_elsewhere": held.table if held else None, "rooms": rooms, "client": client},
     )
 
 

@@ -54,13 +54,15 @@ class BlindPosted(Event):
 
 @dataclass(frozen=True)
 class HoleCards(Event):
+    """A player's two cards, for that player only."""
+
     kind = "hole_cards"
     seat: int
     cards: tuple[str, ...]
-    private_to: int | None = None
 
-    def __post_init__(self):
-        object.__setattr__(self, "private_to", self.seat)
+    @property
+    def private_to(self) -> int:
+        return self.seat
 
 
 @dataclass(frozen=True)

@@ -85,17 +85,20 @@ def start_hand(options: HandOptions, seats: Sequence[SeatIn], button: int,
 def _checked_seats(options, seats, button) -> list[SeatIn]:
     if not isinstance(options, HandOptions):
         raise ValueError("options: need a HandOptions")
-    if isinstance(button, bool) or not isinstance(button, int):
+    if type(button) is not int:
         raise ValueError("button: need a seat number")
-    seat_ins = sorted(seats, key=lambda s: s.seat)
+    try:
+        seat_ins = sorted(seats, key=lambda s: s.seat)
+    except (AttributeError, TypeError):
+        raise ValueError("seats: need SeatIn entries with seat numbers") from None
     if len(seat_ins) < 2:
         raise ValueError("seats: a hand needs at least two players")
     for s in seat_ins:
-        if not isinstance(s, SeatIn):
+        if type(s) is not SeatIn:
             raise ValueError("seats: need SeatIn entries")
-        if isinstance(s.seat, bool) or not isinstance(s.seat, int) or not 0 <= s.seat <= 9:
+        if type(s.seat) is not int or not 0 <= s.seat <= 9:  # (type: a bool is no seat)
             raise ValueError(f"seat {s.seat!r}: seats are numbered 0 to 9")
-        if isinstance(s.stack, bool) or not isinstance(s.stack, int) or s.stack < 1:
+        if type(s.stack) is not int or s.stack < 1:
             raise ValueError(f"seat {s.seat}: a player dealt in needs whole chips, at least 1")
         if s.post not in POSTS:
             raise ValueError(f"seat {s.seat}: post must be one of {', '.join(POSTS)}")
@@ -111,7 +114,7 @@ def _post(players: list, index: int, live_to: int, dead: int, blind: str, events
     live = min(max(live_to - p.bet, 0), p.stack)
     dead = min(dead, p.stack - live)
     if live:
-        events.append(BlindPosted(p.seat, blind, live, live == p.stack and not dead))
+        events.append(BlindPosted(p.seat, blind, live, live == p.stack))
     if dead:
         events.append(BlindPosted(p.seat, "dead", dead, live + dead == p.stack))
     players[index] = PlayerState(p.seat, p.stack - live - dead, p.hole, p.bet + live,
@@ -170,7 +173,8 @@ def _act(state: HandState, index: int, action: str, total: int, reason: str | No
     raises, aggressor = state.raises, state.aggressor
     if total > current_bet:
         if current_bet:
-            raises += 1  # RULES.md 3: the round's first bet is not a raise; short all-ins are
+            # RULES.md 3: the round's first bet is not a raise; a short all-in raise is one.
+            raises += 1
         min_increment = max(min_increment, total - current_bet)
         current_bet = total
         aggressor = player.seat

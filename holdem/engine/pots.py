@@ -50,8 +50,9 @@ def side_pots(stakes: Sequence[Stake]) -> tuple[Pot, ...]:
         if stake.live > below:
             rest += stake.live - below
     if rest:
-        eligible = tuple(stake.seat for stake in stakes
-                         if stake.contending and not stake.capped and stake.live > below)
+        # Everyone still in who can put in more (RULES.md 3: they have matched the bets, or
+        # everyone else folded) is eligible for what lies above the all-in levels.
+        eligible = tuple(stake.seat for stake in stakes if stake.contending and not stake.capped)
         if eligible or not pots:
             pots.append(Pot(rest, eligible))
         else:

@@ -9,11 +9,11 @@ from holdem.engine.state import HandState, PlayerState
 _NEXT_STREET = {0: ("flop", slice(1, 4)), 3: ("turn", slice(5, 6)), 4: ("river", slice(7, 8))}
 
 
-def round_start_increment(state_options, street: str) -> int:
+def round_start_increment(options, street: str) -> int:
     """RULES.md 3: the smallest bet is the big blind (fixed limit: the round's bet size)."""
-    if state_options.structure == "fixed_limit":
-        return state_options.bet_size(street)
-    return state_options.big_blind
+    if options.structure == "fixed_limit":
+        return options.bet_size(street)
+    return options.big_blind
 
 
 def next_actor(players: list[PlayerState], start: int, current_bet: int) -> int | None:

@@ -67,6 +67,13 @@ def state_from_json(text: str) -> HandState:
     document = json.loads(text)
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ValueError(f"not a hand state of format {FORMAT}")
+    try:
+        return _state_from(document)
+    except (KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"a damaged hand state: {error!r}") from None
+
+
+def _state_from(document: dict) -> HandState:
     players = []
     for values in document["players"]:
         player = dict(zip(_PLAYER_FIELDS, values))

@@ -78,6 +78,7 @@ def settle(state: HandState) -> tuple[HandState, list]:
     players = tuple(
         PlayerState(p.seat, p.stack + payouts[p.seat], p.hole, 0, p.committed, p.dead,
                     p.returned, p.folded, p.acted, p.protected, p.auto_muck)
+        if payouts[p.seat] or p.bet else p
         for p in state.players)
     rake_total = sum(rakes)
     final_stacks = FrozenDict({p.seat: p.stack for p in players})

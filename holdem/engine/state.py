@@ -86,6 +86,8 @@ class PlayerState:
 
     def next_round(self) -> "PlayerState":
         """This player when the bets are gathered and a new betting round begins."""
+        if not self.bet and not self.acted:
+            return self
         return PlayerState(self.seat, self.stack, self.hole, 0, self.committed, self.dead,
                            self.returned, self.folded, False, self.protected, self.auto_muck)
 

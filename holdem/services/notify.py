@@ -10,16 +10,18 @@ def notify_table(table, kind: str, detail: dict, engine_events=(), state=None) -
     private part for their own group. Returns the new sequence number."""
     from holdem.selectors import private_part, public_table, room_summary
 
+    from casino.accounts.models import Wallet
+
     table.seq += 1
     table.save(update_fields=["seq"])
-    public = public_table(table, state=state)
+    seats = list(table.seat_set.select_related("user"))
+    public = public_table(table, state=state, seat_rows=seats)
     event = {"kind": kind, **detail, "engine": [e.as_dict() for e in engine_events if e.private_to is None]}
     messages = [(table_group(table.pk), {"type": "event", "seq": table.seq, "event": event, "table": public})]
-    for seat in table.seat_set.select_related("user"):
-        messages.append(
-            (player_group(table.pk, seat.user_id),
-             {"type": "you", "seq": table.seq, "you": private_part(table, seat.user, state=state, seat=seat)})
-        )
+    balances = dict(Wallet.objects.filter(user_id__in=[s.user_id for s in seats]).values_list("user_id", "balance"))
+    for seat in seats:
+        you = private_part(table, seat.user, state=state, seat=seat, balance=balances.get(seat.user_id, 0), seated_here=True)
+        messages.append((player_group(table.pk, seat.user_id), {"type": "you", "seq": table.seq, "you": you}))
     if kind in LOBBY_KINDS:
         messages.append((LOBBY_GROUP, {"type": "room", "room": room_summary(table)}))
     send_on_commit(messages)
