@@ -28,7 +28,7 @@ FRAMES = {
     "sit_out": (set(), set()),
     "sit_in": (set(), set()),
     "post": (set(), set()),
-    "act": ({"action"}, {"amount", "action_id"}),
+    "act": ({"action"}, {"amount", "action_id", "turn"}),
     "show": (set(), set()),
     "auto_muck": ({"value"}, set()),
     "card_back": ({"value"}, set()),
@@ -167,8 +167,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             action_id = frame.get("action_id") or ""
             if not isinstance(action_id, str) or len(action_id) > 64:
                 raise BadFrame("bad_frame", "action_id must be a string of up to 64 characters")
+            turn = frame.get("turn")
+            if turn is not None and (not isinstance(turn, str) or len(turn) > 64):
+                raise BadFrame("bad_frame", "turn must be the turn token string from the table")
             answer = await call(services.table_act)(
-                table_id=table_id, user=user, action=action, amount=amount, action_id=action_id
+                table_id=table_id, user=user, action=action, amount=amount, action_id=action_id, turn_token=turn
             )
             await self.send_json({"type": "ok", "for": "act", "action_id": action_id, "repeated": answer["repeated"]})
         elif kind in ("leave", "sit_out", "sit_in", "post", "show"):

@@ -76,7 +76,8 @@ def public_table(table, state=None, seat_rows=None) -> dict:
         "seats": rows,
         "hand": hand_view,
         "hand_number": table.hands_played,
-        "turn": {"seat": hand_view["to_act"], "deadline": epoch_ms(table.turn_deadline), "seconds": table.turn_seconds}
+        "turn": {"seat": hand_view["to_act"], "deadline": epoch_ms(table.turn_deadline), "seconds": table.turn_seconds,
+                 "token": table.turn_token}
         if hand_view and hand_view.get("to_act") is not None
         else None,
         "countdown": {"starts_at": epoch_ms(table.next_hand_at)} if table.next_hand_at else None,

@@ -118,8 +118,10 @@ def hand_start(table, now) -> bool:
     return True
 
 
-def table_act(*, table_id: int, user, action, amount=None, action_id: str = "") -> dict:
-    """A player's action. A repeated action_id is answered with the first result, not applied twice."""
+def table_act(*, table_id: int, user, action, amount=None, action_id: str = "", turn_token: str | None = None) -> dict:
+    """A player's action. A repeated action_id is answered with the first result, not applied twice.
+    With `turn_token` (the turn the client saw), an action meant for a turn that is over is
+    refused instead of landing on the player's next turn."""
     if action not in ACTIONS:
         raise TableError("unknown_action", f"unknown action {action!r}; use one of {', '.join(ACTIONS)}")
     if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
@@ -136,6 +138,8 @@ def table_act(*, table_id: int, user, action, amount=None, action_id: str = "") 
         seat = table.seat_set.filter(user=user).first()
         if seat is None or not seat.in_hand:
             raise TableError("not_in_hand", "you are not dealt into this hand")
+        if turn_token is not None and turn_token != table.turn_token:
+            raise TableError("stale_turn", "that turn is over; the table has moved on")
         state = engine.state_from_json(table.hand_state)
         street = state.street
         try:

@@ -3,7 +3,6 @@
 Engine modules are imported inside the helpers so this conftest never breaks collection.
 """
 import importlib
-import json
 import pkgutil
 import re
 
@@ -214,14 +213,6 @@ def cards_in(value):
     return found
 
 
-def as_set(seats):
-    return set(seats)
-
-
-def final_stacks(state):
-    return dict(state.result.final_stacks)
-
-
 def assert_chips_conserved(state, start_stacks):
     """RULES/DESIGN: chips are never created or lost (final stacks + rake == starting stacks)."""
     total = sum(start_stacks.values())
@@ -238,9 +229,3 @@ def assert_chips_conserved(state, start_stacks):
         for seat, start in start_stacks.items():
             assert state.stacks[seat] + state.committed[seat] == start, seat
 
-
-def json_round_trips(state):
-    text = engine.state_to_json(state)
-    assert json.loads(text)["format"] == 1
-    assert engine.state_from_json(text) == state
-    return text

@@ -8,7 +8,7 @@ import secrets
 import pytest
 
 from tests.engine.conftest import (
-    ALL_CARDS, CARD_CODE, act, assert_chips_conserved, cards_in, check_down, deal, engine,
+    ALL_CARDS, act, assert_chips_conserved, cards_in, check_down, deal, engine,
     hand_options, hole_of, play, refused, rigged_deck, seat_view,
 )
 
@@ -163,12 +163,22 @@ def test_heads_up_the_button_acts_last_after_the_flop(button, other):
     assert state.is_over
 
 
+def test_heads_up_with_a_dead_button_the_next_dealt_seat_is_the_button():
+    # docs/engine-api.md: "when the button is not a dealt seat, the first dealt seat after it is
+    # treated as the button" -- seat 8 here: it posts the small blind and acts first.
+    state, _ = deal(nl(), {3: 10_000, 8: 10_000}, 5)
+    assert state.small_blind_seat == 8 and state.big_blind_seat == 3
+    assert state.to_act == 8
+    state = play(state, [(8, "call"), (3, "check")])
+    assert state.street == "flop" and state.to_act == 3
+
+
 # --- RULES.md 3: "A player whose stack is smaller than a blind posts what they have and is
 # all in." ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("short_seat", "stack"), [(1, 30), (2, 60), (2, 100)])
 def test_a_blind_bigger_than_the_stack_posts_what_it_has_and_is_all_in(short_seat, stack):
-    stacks = dict(FOUR_DEEP, **{short_seat: stack})
+    stacks = {**FOUR_DEEP, short_seat: stack}
     state, _ = deal(nl(), stacks, 0)
     assert state.committed[short_seat] == stack
     assert state.stacks[short_seat] == 0
@@ -203,6 +213,15 @@ def test_hole_cards_are_dealt_one_at_a_time_clockwise_from_left_of_the_button():
     assert {event.private_to for event in private} == set(expected)
     for event in private:
         assert cards_in(event.as_dict()) == expected[event.private_to]
+
+
+def test_with_a_dead_button_dealing_starts_at_the_first_dealt_seat_left_of_it():
+    # Seats 1 4 7, button on empty seat 5: dealing order 7, 1, 4.
+    state, _ = deal(nl(), {1: 5000, 4: 5000, 7: 5000}, 5, deck=KNOWN_DECK)
+    d = KNOWN_DECK
+    assert hole_of(state, 7) == {d[0], d[3]}
+    assert hole_of(state, 1) == {d[1], d[4]}
+    assert hole_of(state, 4) == {d[2], d[5]}
 
 
 def test_heads_up_the_big_blind_is_dealt_the_first_card():
@@ -284,6 +303,17 @@ def test_big_blind_may_check_or_raise_when_nobody_raised():
     assert legal.min_to == 200
     checked = act(state, 2, "check")
     assert checked.street == "flop"
+
+
+def test_heads_up_the_big_blind_has_the_option_when_the_button_completes():
+    state, _ = deal(nl(), {3: 10_000, 8: 10_000}, 8)
+    state = act(state, 8, "call")
+    legal = engine.legal_actions(state)
+    assert legal.seat == 3 and legal.to_call == 0
+    assert "check" in legal.actions and "raise" in legal.actions and legal.min_to == 200
+    state = act(state, 3, "raise", to=300)
+    legal = engine.legal_actions(state)
+    assert (legal.seat, legal.to_call, legal.min_to) == (8, 200, 500)
 
 
 def test_big_blind_option_raise_reopens_the_betting_for_the_limpers():
@@ -428,7 +458,7 @@ def test_pot_limit_maximum_after_pot_sized_raises():
 
 
 def test_pot_limit_maximum_is_capped_by_the_stack():
-    stacks = dict(FOUR_DEEP, **{3: 300})
+    stacks = {**FOUR_DEEP, 3: 300}
     state, _ = deal(nl(structure="pot_limit"), stacks, 0)
     legal = engine.legal_actions(state)
     assert legal.all_in_to == 300
@@ -527,7 +557,7 @@ def test_min_raise_full_after_a_flop_bet_the_raise_adds_at_least_that_bet():
 
 
 def test_a_short_all_in_does_not_lower_the_minimum_raise():
-    stacks = dict(SIX_DEEP, **{4: 500})
+    stacks = {**SIX_DEEP, 4: 500}
     state, _ = deal(nl(), stacks, 0)
     state = act(state, 3, "raise", to=400)  # adds 300
     state = act(state, 4, "all_in")  # to 500, adds only 100
@@ -572,17 +602,18 @@ def test_short_all_in_still_lets_a_player_who_has_not_acted_raise():
 
 def test_short_all_ins_adding_up_to_a_full_raise_reopen_raising():
     # Seats 0..4, button 0: preflop order 3 4 0 1 2. UTG raises to 200 (adds 100); seat 4 all in
-    # to 250 (adds 50), the button all in to 300 (adds 50): together a full raise of 100.
+    # to 250 (adds 50), the button all in to 300 (adds 50): together a full raise of 100. The
+    # big blind calls, so a raise could still be called.
     stacks = {0: 300, 1: 10_000, 2: 10_000, 3: 10_000, 4: 250}
     state, _ = deal(nl(), stacks, 0)
     state = play(state, [(3, "raise", 200), (4, "all_in"), (0, "all_in"), (1, "fold"),
-                         (2, "fold")])
+                         (2, "call")])
     legal = engine.legal_actions(state)
     assert legal.seat == 3 and legal.to_call == 100
     assert legal.can_raise is True and "raise" in legal.actions
     assert legal.min_to == 400
     state = act(state, 3, "raise", to=400)
-    assert state.is_over  # nobody left to call: the raise above 300 comes back
+    assert engine.legal_actions(state).seat == 2
     assert_chips_conserved(state, stacks)
 
 
@@ -590,10 +621,11 @@ def test_short_all_ins_adding_up_to_less_than_a_full_raise_do_not_reopen():
     stacks = {0: 260, 1: 10_000, 2: 10_000, 3: 10_000, 4: 250}
     state, _ = deal(nl(), stacks, 0)
     state = play(state, [(3, "raise", 200), (4, "all_in"), (0, "all_in"), (1, "fold"),
-                         (2, "fold")])
+                         (2, "call")])
     legal = engine.legal_actions(state)
     assert legal.seat == 3 and legal.to_call == 60
     assert legal.can_raise is False and "raise" not in legal.actions
+    assert legal.raise_closed_reason
     refused(state, 3, "raise", to=400)
 
 
@@ -613,7 +645,7 @@ def test_min_raise_any_every_raise_reopens_raising():
     # The same spot as test_short_all_in_does_not_reopen_raising, with min_raise=any.
     stacks = {0: 301, 1: 10_000, 2: 10_000, 3: 10_000}
     state, _ = deal(nl(min_raise="any"), stacks, 0)
-    state = play(state, [(3, "raise", 300), (0, "all_in"), (1, "fold"), (2, "fold")])
+    state = play(state, [(3, "raise", 300), (0, "all_in"), (1, "fold"), (2, "call")])
     legal = engine.legal_actions(state)
     assert legal.seat == 3 and legal.to_call == 1
     assert legal.can_raise is True and "raise" in legal.actions
@@ -727,23 +759,19 @@ def test_a_player_facing_more_than_their_stack_may_call_all_in_or_fold():
     assert {"call", "fold"} <= set(legal.actions)
     assert "raise" not in legal.actions and legal.can_raise is False
     state = act(state, 1, "call")
-    assert state.committed[1] == 1_000 and state.stacks[1] == 0
+    assert state.committed[1] == 1_000  # the whole stack went in
     assert state.is_over  # nobody can bet any more: the board is dealt out
     assert len(state.board) == 5
     # Seat 1 wins 1,000 from seat 0, no more; the 1,100 seat 0 bet above that goes back.
-    assert final_stack_pair(state) == (9_000, 2_000)
+    assert state.result.final_stacks == {0: 9_000, 1: 2_000}
     assert state.result.net == {0: -1_000, 1: 1_000}
     assert_chips_conserved(state, stacks)
-
-
-def final_stack_pair(state):
-    return state.result.final_stacks[0], state.result.final_stacks[1]
 
 
 # --- RULES.md 3: "A round ends when every active player has acted and all who are not all in
 # have matched the highest bet, or when only one player is left. If only one player is left the
 # pot is theirs at once: no more cards, no showdown, and any uncalled part of a bet is
-# returned." ----------------------------------------------------------------------------------------
+# returned." ---------------------------------------------------------------------------------------
 
 def test_round_does_not_end_before_everyone_has_acted_even_when_bets_match():
     state = _limped_flop()
@@ -849,6 +877,16 @@ def test_a_live_big_blind_post_counts_as_the_players_bet():
     state = play(state, [(4, "check"), (5, "call"), (0, "call"), (1, "call"), (2, "check")])
     assert state.street == "flop"
     assert all(chips == 100 for chips in state.committed.values())
+
+
+def test_a_live_post_first_to_act_may_check_and_does_not_act_again_when_nobody_raises():
+    state, _ = deal(nl(), SIX_DEEP, 0, posts={3: "big"})
+    legal = engine.legal_actions(state)
+    assert legal.seat == 3 and legal.to_call == 0 and "check" in legal.actions
+    state = play(state, [(3, "check"), (4, "call"), (5, "call"), (0, "call"), (1, "call")])
+    assert engine.legal_actions(state).seat == 2  # the big blind's option comes last
+    state = act(state, 2, "check")
+    assert state.street == "flop" and state.to_act == 1
 
 
 def test_a_dead_small_blind_post_goes_to_the_pot_not_the_players_bet():

@@ -28,7 +28,7 @@ def pots_of(state):
 # --- RULES.md 4: "Every player can win from each other player at most what they put in
 # themselves: side pots, one per all-in level, each with its own eligible players. The worked
 # example in [000] (players 1-4 put 500, player 5 all in 400, player 6 all in 200; pots 1,200 /
-# 1,000 / 400) is a test case, in all three of its winner orders." ----------------------------------
+# 1,000 / 400) is a test case, in all three of its winner orders." ---------------------------------
 
 WORKED_STACKS = {1: 2_000, 2: 2_000, 3: 2_000, 4: 2_000, 5: 400, 6: 200}
 
@@ -41,6 +41,10 @@ def _worked_example(ranks):
     state = play(state, [(1, "raise", 500), (2, "call"), (3, "call"), (4, "call"), (5, "call"),
                          (6, "call")])
     assert state.committed == {1: 500, 2: 500, 3: 500, 4: 500, 5: 400, 6: 200}
+    # [003]: the pot is split to show the all-in levels; the view lists the pots as they stand.
+    assert state.street == "flop"
+    assert [(pot["amount"], set(pot["eligible"])) for pot in engine.view(state, None)["pots"]] \
+        == [(1_200, {1, 2, 3, 4, 5, 6}), (1_000, {1, 2, 3, 4, 5}), (400, {1, 2, 3, 4})]
     state = check_down(state)  # players 1-4 check the flop, turn and river
     assert state.is_over
     assert pots_of(state) == [(1_200, {1, 2, 3, 4, 5, 6}), (1_000, {1, 2, 3, 4, 5}),
@@ -121,6 +125,24 @@ def test_unused_cards_never_break_a_tie():
     state = _heads_up_check_down({0: ("Jc", "2d"), 1: ("Jd", "4c")},
                                  ("Ah", "Kd", "Qc", "8s", "3h"))
     assert state.result.final_stacks == {0: 1_000, 1: 1_000}
+
+
+# RULES.md 4: "Rankings: straight flush (royal is the highest), four of a kind, ... Ace is high,
+# or low in 5-4-3-2-A; no wrap-around" -- as it decides a showdown (the evaluator has its own
+# tests).
+@pytest.mark.parametrize(
+    ("winner_hole", "loser_hole", "board", "category"),
+    [
+        (("Qh", "Kh"), ("9s", "9d"), ("9h", "Th", "Jh", "9c", "2s"), "straight flush"),
+        (("Ad", "5s"), ("Kd", "Ks"), ("2c", "3d", "4h", "Kc", "Qd"), "straight"),  # the wheel
+        (("6s", "5d"), ("Ad", "5s"), ("2c", "3d", "4h", "Kc", "Qd"), "straight"),
+        (("7d", "5s"), ("3d", "4h"), ("Qc", "Kd", "Ah", "2s", "7c"), "one pair"),  # Q-K-A-2-3
+    ],
+)
+def test_the_better_ranked_hand_wins_the_showdown(winner_hole, loser_hole, board, category):
+    state = _heads_up_check_down({0: winner_hole, 1: loser_hole}, board)
+    assert state.result.final_stacks == {0: 1_100, 1: 900}
+    assert state.result.best[0]["category"] == category
 
 
 # --- RULES.md 4: "Equal hands split the pot. Each pot (main and every side pot) is split on its
@@ -278,7 +300,7 @@ def test_an_all_in_run_out_saw_the_flop_and_is_raked():
 # --- RULES.md 4: "Showdown order: the last aggressor of the final round shows first, else the
 # first active player left of the button. With auto_muck a losing hand that is beaten by a hand
 # already shown is not revealed. Folded hands are never revealed. A player who wins uncontested
-# may choose to show." ------------------------------------------------------------------------------
+# may choose to show." -----------------------------------------------------------------------------
 
 SHOWDOWN_STACKS = {1: 5_000, 2: 5_000, 3: 5_000}
 
@@ -398,7 +420,7 @@ def test_net_profit_is_won_minus_put_in():
 
 
 # --- RULES.md 5: "Each turn lasts turn_seconds. When it runs out: check if nothing is owed, else
-# fold." (apply_timeout) -----------------------------------------------------------------------------
+# fold." (apply_timeout) ---------------------------------------------------------------------------
 
 FOUR = {seat: 10_000 for seat in range(4)}
 
@@ -446,7 +468,7 @@ def test_a_timeout_for_a_seat_that_is_not_to_act_never_acts_for_it():
 
 # --- RULES.md 5: "disconnect=all_in_protection: a player who disconnects while in a hand is
 # treated as all in for what they have already put in (side pot rules apply)"; otherwise folded.
-# (apply_disconnect with protect=True / protect=False) -----------------------------------------------
+# (apply_disconnect with protect=True / protect=False) ---------------------------------------------
 
 THREE = {0: 10_000, 1: 10_000, 2: 10_000}
 
@@ -531,3 +553,44 @@ def test_disconnect_without_protection_of_the_last_opponent_ends_the_hand():
     assert state.is_over and state.result.uncontested
     assert state.result.final_stacks == {3: 9_900, 8: 10_100}
     assert_chips_conserved(state, stacks)
+
+
+def test_a_player_who_disconnects_without_protection_forfeits_all_they_put_in():
+    # The big blind folds out of turn; the others fold to the small blind, who wins the 150.
+    # RULES.md 3: only "the uncalled part of a bet" of the player left is returned; a folded
+    # player forfeits their bets [003].
+    state, _ = deal(nl(), FOUR, 0)
+    state, _ = engine.apply_disconnect(state, 2, protect=False)
+    state = play(state, [(3, "fold"), (0, "fold")])
+    assert state.is_over and state.result.uncontested
+    assert state.result.final_stacks == {0: 10_000, 1: 10_100, 2: 9_900, 3: 10_000}
+    assert 2 not in state.result.returned
+    assert_chips_conserved(state, FOUR)
+
+
+def test_the_last_player_left_wins_chips_put_in_only_by_players_who_folded():
+    # Both blinds disconnect and fold before anyone acts; UTG folds too. The button, who has put
+    # nothing in, is the only player left: RULES.md 3 "the pot is theirs at once" (150 chips).
+    state, _ = deal(nl(), FOUR, 0)
+    state, _ = engine.apply_disconnect(state, 1, protect=False)
+    state, _ = engine.apply_disconnect(state, 2, protect=False)
+    state = act(state, 3, "fold")
+    assert state.is_over and state.result.uncontested
+    assert state.result.final_stacks == {0: 10_150, 1: 9_950, 2: 9_900, 3: 10_000}
+    assert_chips_conserved(state, FOUR)
+
+
+def test_chips_of_folded_players_go_to_the_players_still_in_even_if_they_put_in_nothing():
+    # Both blinds fold out of turn; UTG, with nothing put in, disconnects under all-in
+    # protection, so only the button can still bet: the board is dealt out (RULES.md 3). The
+    # 150 chips of the folded blinds are forfeit [003] and go to the players still in.
+    holes = {0: PAIRS["A"], 3: PAIRS["K"]}
+    state, _ = deal(nl(), FOUR, 0, holes=holes, board=DRY_BOARD)
+    state, _ = engine.apply_disconnect(state, 1, protect=False)
+    state, _ = engine.apply_disconnect(state, 2, protect=False)
+    state, _ = engine.apply_disconnect(state, 3, protect=True)
+    assert state.is_over
+    final = state.result.final_stacks
+    assert (final[1], final[2]) == (9_950, 9_900)
+    assert final[0] + final[3] == 20_150
+    assert_chips_conserved(state, FOUR)

@@ -233,3 +233,21 @@ def test_many_random_hands_conserve_chips(seated, clock):
         play_out(table, users, rng=rng, choose=mostly_calm)
         chips_everywhere()
     assert HandRecord.objects.filter(table=table).count() >= 2
+
+
+def test_an_action_for_a_turn_that_is_over_is_refused_not_moved_to_the_next_turn(seated, clock):
+    table, users = seated("nl50", seats=(0, 1))
+    clock.advance(31)
+    table.refresh_from_db()
+    token = table.turn_token
+    actor = current(table).to_act
+    table_act(table_id=table.pk, user=users[actor], action="call", turn_token=token)
+    table.refresh_from_db()
+    state, seq = table.hand_state, table.seq
+    other = current(table).to_act
+    with pytest.raises(TableError) as refused:
+        table_act(table_id=table.pk, user=users[other], action="check", turn_token=token)
+    assert refused.value.code == "stale_turn"
+    table.refresh_from_db()
+    assert (table.hand_state, table.seq) == (state, seq)
+    table_act(table_id=table.pk, user=users[other], action="check", turn_token=table.turn_token)

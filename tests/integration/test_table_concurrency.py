@@ -42,33 +42,91 @@ def current(table):
     return engine.state_from_json(table.hand_state) if table.in_hand else None
 
 
-def test_a_timeout_racing_the_players_own_action_lets_exactly_one_win(postgres, make_player):
-    table = room_create(name="race", preset="nl50")
+def seated_table(make_player, name, seats=(0, 1, 2), buy_in=3_000):
+    table = room_create(name=name, preset="nl50")
     users = {}
-    for number in (0, 1, 2):
+    for number in seats:
         users[number] = make_player()
-        table_sit(table_id=table.pk, user=users[number], seat=number, buy_in=3_000)
-    for _ in range(8):
-        deadlines_fire_due(timezone.now() + timedelta(seconds=31))
-        state = current(table)
-        if state is None:
+        table_sit(table_id=table.pk, user=users[number], seat=number, buy_in=buy_in)
+    return table, users
+
+
+def start_hand_now(table):
+    """End the countdown at the real current time (turn clocks then run from real time too)."""
+    from holdem.models import Table
+
+    Table.objects.filter(pk=table.pk, next_hand_at__isnull=False).update(next_hand_at=timezone.now())
+    deadlines_fire_due()
+
+
+def finish_hand(table, users):
+    while (state := current(table)) is not None:
+        legal = engine.legal_actions(state)
+        table_act(table_id=table.pk, user=users[legal.seat], action="check" if "check" in legal.actions else "fold")
+
+
+def test_a_timeout_racing_the_players_own_action_lets_exactly_one_win_200_times(postgres, make_player):
+    table, users = seated_table(make_player, "race")
+    races = 0
+    while races < 200:
+        if current(table) is None:
+            start_hand_now(table)
             continue
+        state = current(table)
         actor = state.to_act
-        late = timezone.now() + timedelta(seconds=table.turn_seconds + 1)
+        hand = table.hand
+        before = HandAction.objects.filter(hand=hand).count()
+        # This turn's clock has just run out (in real time, so later turns run on real time too).
+        from holdem.models import Table
+
+        Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now())
+        move = "check" if "check" in engine.legal_actions(state).actions else "call"
+        token = table.turn_token  # the turn the player is answering
         outcomes = race(
-            lambda: table_act(table_id=table.pk, user=users[actor], action="call"),
-            lambda: deadlines_fire_due(late),
+            lambda: table_act(table_id=table.pk, user=users[actor], action=move, turn_token=token),
+            lambda: deadlines_fire_due(),
         )
         acted = outcomes[0][0] == "ok"
         timed_out = outcomes[1] == ("ok", {"hands_started": 0, "timeouts": 1})
         assert acted != timed_out, outcomes  # exactly one of them took the turn
-        log = HandAction.objects.filter(hand=table.hand if table.in_hand else table.last_hand, seat=actor)
-        assert log.count() == 1
-        # finish the hand quickly
-        while (state := current(table)) is not None:
-            legal = engine.legal_actions(state)
-            table_act(table_id=table.pk, user=users[legal.seat], action="check" if "check" in legal.actions else "fold")
-        assert audit_chips().ok
+        assert HandAction.objects.filter(hand=hand).count() == before + 1
+        races += 1
+        if races % 10 == 0:
+            assert audit_chips().ok
+    finish_hand(table, users)
+    assert audit_chips().ok
+
+
+def test_two_actions_racing_for_the_same_turn_apply_once(postgres, make_player):
+    table, users = seated_table(make_player, "double click")
+    for round_number in range(20):
+        if current(table) is None:
+            start_hand_now(table)
+        state = current(table)
+        actor = state.to_act
+        before = HandAction.objects.filter(hand=table.hand).count()
+        move = "check" if "check" in engine.legal_actions(state).actions else "call"
+        token = table.turn_token
+        outcomes = race(  # two tabs clicking at once, with different action ids
+            lambda: table_act(table_id=table.pk, user=users[actor], action=move, action_id=f"a{round_number}", turn_token=token),
+            lambda: table_act(table_id=table.pk, user=users[actor], action=move, action_id=f"b{round_number}", turn_token=token),
+        )
+        assert sorted(o[0] for o in outcomes) == ["ok", "refused"], outcomes
+        assert HandAction.objects.filter(hand=table.hand or table.last_hand).count() == before + 1
+    assert audit_chips().ok
+
+
+def test_a_double_buy_in_racing_for_one_wallet_never_overdraws(postgres, make_player):
+    first, second = room_create(name="w1", preset="nl50"), room_create(name="w2", preset="nl50")
+    alice = make_player()  # 10,000 chips: two buy-ins of 8,000 cannot both happen
+    outcomes = race(
+        lambda: table_sit(table_id=first.pk, user=alice, seat=0, buy_in=8_000),
+        lambda: table_sit(table_id=second.pk, user=alice, seat=0, buy_in=8_000),
+    )
+    assert sorted(o[0] for o in outcomes) == ["ok", "refused"]
+    alice.wallet.refresh_from_db()
+    assert alice.wallet.balance == 2_000
+    assert audit_chips().ok
 
 
 def test_two_players_racing_for_one_seat_one_sits_and_no_chips_move_for_the_other(postgres, make_player):

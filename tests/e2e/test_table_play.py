@@ -1,0 +1,346 @@
+"""Real Chromium against a real Daphne: people sit, play, fold, go all in, raise, hit the raise
+cap, switch rooms and reload mid-hand, all by clicking the pages as a player would."""
+import re
+import time
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+ACTING = ("start_bet", "call_bet", "call_no_raise", "forced_all_in")
+
+
+def expect(*args, **kwargs):
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect(*args, **kwargs)
+
+
+def open_table(page, site, room):
+    page.goto(f"{site['base']}/tables/{site['rooms'][room]}/")
+    expect(page.locator("#conn-status")).to_have_attribute("data-state", "open")
+    expect(page.locator("#seats .seat").first).to_be_visible()
+
+
+def sit(page, seat, buy_in=None):
+    page.locator(f'.seat[data-seat="{seat}"]').get_by_role("button", name="Sit here").click()
+    dialog = page.locator("#sit-dialog")
+    expect(dialog).to_be_visible()
+    if buy_in is not None:
+        dialog.locator("#sit-amount").fill(str(buy_in))
+    dialog.get_by_role("button", name="Confirm").click()
+    expect(dialog).to_be_hidden()
+    expect(page.locator(f'.seat.mine[data-seat="{seat}"]')).to_be_visible()
+
+
+def console_state(page):
+    return page.locator("#console").get_attribute("data-console-state")
+
+
+def whose_turn(pages, timeout=15):
+    """The page whose console offers betting now."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for page in pages:
+            if console_state(page) in ACTING:
+                return page
+        time.sleep(0.05)
+    raise AssertionError(f"nobody got a turn: {[console_state(p) for p in pages]}")
+
+
+def hole_cards(page):
+    return page.locator(".seat.mine .seat-cards .card.face").evaluate_all("cards => cards.map(c => c.dataset.card)")
+
+
+def cards_at(page, seat):
+    return page.locator(f'.seat[data-seat="{seat}"] .seat-cards .card.face').evaluate_all("cards => cards.map(c => c.dataset.card)")
+
+
+def button(page, name):
+    return page.locator("#console").get_by_role("button", name=name, exact=True)
+
+
+def wait_hand(*pages):
+    for page in pages:
+        expect(page.locator("#stage.in-hand")).to_be_visible(timeout=15_000)
+
+
+# Faces drawn in seats while a hand is in progress (-1 once the hand is over), read in one go.
+FACES_DURING_HAND = """() => document.querySelector('#stage').classList.contains('in-hand')
+    ? document.querySelectorAll('#seats .card.face').length : -1"""
+
+
+def test_two_players_play_to_showdown_and_a_spectator_sees_no_hole_cards_before_it(site, sign_in, artifacts):
+    alice = sign_in("alice")
+    bob = sign_in("bob", phone=True)
+    carol = sign_in("carol")
+    for page in (alice, bob, carol):
+        open_table(page, site, "showdown")
+
+    expect(alice.locator("#seats").get_by_role("button", name="Sit here")).to_have_count(6)
+    sit(alice, 0, 2000)
+    alice.get_by_label("Auto muck losing hand").uncheck()  # both hands are shown at the showdown
+    # Once seated, the other empty seats are closed to alice but still open to the others.
+    expect(alice.locator('.seat[data-state="closed"]')).to_have_count(5)
+    expect(carol.locator('.seat[data-state="open"]')).to_have_count(5)
+    sit(bob, 3, 2000)
+    bob.get_by_label("Auto muck losing hand").uncheck()
+    wait_hand(alice, bob, carol)
+
+    alice_cards, bob_cards = hole_cards(alice), hole_cards(bob)
+    assert len(alice_cards) == 2 and len(bob_cards) == 2
+    assert not set(alice_cards) & set(bob_cards)
+    for page, other_seat in ((alice, 3), (bob, 0)):
+        expect(page.locator(".seat:not(.mine) .card.face")).to_have_count(0)
+        expect(page.locator(f'.seat[data-seat="{other_seat}"] .card.back')).to_have_count(2)
+    expect(carol.locator("#seats .card.back")).to_have_count(4)
+    assert carol.evaluate(FACES_DURING_HAND) == 0
+    expect(carol.locator("[data-pot-total]")).to_have_text("150")  # blinds 50 + 100
+
+    # Check or call down to the showdown, clicking whichever console offers the turn.
+    for _ in range(12):
+        if carol.locator("#stage.showdown").count():
+            break
+        try:
+            actor = whose_turn([alice, bob], timeout=3)
+        except AssertionError:
+            continue
+        faces = carol.evaluate(FACES_DURING_HAND)
+        assert faces in (0, -1), "a spectator saw a hole card before the showdown"
+        name = "Check" if button(actor, "Check").count() else "Call"
+        lines = actor.locator("#action-log li").count()
+        button(actor, name).click()
+        expect(actor.locator("#action-log li")).not_to_have_count(lines)  # the action came back
+    expect(carol.locator("#stage.showdown")).to_be_visible()
+    alice.screenshot(path=str(artifacts / "table-showdown-desktop.png"))
+    bob.screenshot(path=str(artifacts / "table-showdown-360.png"), full_page=True)
+    carol.screenshot(path=str(artifacts / "table-showdown-spectator.png"))
+
+    # Everyone sees the same winner(s), the pot of 200, and the hands shown.
+    winners = [
+        page.locator('.seat[data-state="winner"]').evaluate_all("seats => seats.map(s => s.dataset.seat)")
+        for page in (alice, carol)
+    ]
+    assert winners[0] == winners[1] and winners[0], winners
+    expect(carol.locator(".pot-list.results")).to_contain_text("200")
+    expect(carol.locator('.seat[data-state="winner"] .win-flag').first).to_have_text("W")
+    expect(carol.locator('.seat[data-state="winner"] .net').first).to_have_text(re.compile(r"^(\+100|0)$"))
+    assert cards_at(carol, 0) == alice_cards
+    assert cards_at(carol, 3) == bob_cards
+    expect(carol.locator("#board .card.face")).to_have_count(5)
+    expect(carol.locator("#board .card.best").first).to_be_visible()  # the best five are marked
+    expect(carol.locator("#action-log")).to_contain_text("shows")
+
+    # "Show previous hand": board, actions, shown hands and alice's own cards in a panel.
+    alice.locator("#console").get_by_role("button", name="Show previous hand").click()
+    panel = alice.locator("#previous-dialog")
+    expect(panel).to_be_visible()
+    expect(panel).to_contain_text("Your cards")
+    expect(panel.locator(".mini-board .card.face")).to_have_count(7)  # board 5 + her 2
+    assert not alice.errors and not bob.errors and not carol.errors
+
+
+def test_folding_asks_for_confirmation_then_the_player_waits_folded(site, sign_in):
+    players = [sign_in(f"e2e{n:02d}") for n in (1, 2, 3)]
+    for page in players:
+        open_table(page, site, "fold")
+    for page, seat in zip(players, (0, 2, 4)):
+        sit(page, seat, 2000)
+    wait_hand(*players)
+
+    actor = whose_turn(players)
+    before = console_state(actor)
+    button(actor, "Fold").click()
+    expect(actor.locator("#console")).to_have_attribute("data-console-state", "confirm_fold")
+    expect(actor.locator("#console")).to_contain_text("Fold your hand?")
+    button(actor, "Cancel").click()
+    expect(actor.locator("#console")).to_have_attribute("data-console-state", before)
+    actor.keyboard.press("f")  # the shortcut opens the same confirmation
+    expect(actor.locator("#console")).to_have_attribute("data-console-state", "confirm_fold")
+    button(actor, "Confirm").click()
+    expect(actor.locator("#console")).to_have_attribute("data-console-state", "waiting_folded")
+    seat = actor.locator(".seat.mine").get_attribute("data-seat")
+    for page in players:
+        expect(page.locator(f'.seat[data-seat="{seat}"]')).to_have_attribute("data-state", "folded")
+    # A folded player's cards never reach anyone else.
+    others = [p for p in players if p is not actor]
+    for page in others:
+        expect(page.locator(f'.seat[data-seat="{seat}"] .card')).to_have_count(0)
+
+
+def test_all_in_asks_for_confirmation_and_the_caller_cannot_raise(site, sign_in):
+    short, deep = sign_in("e2e04"), sign_in("e2e05")
+    for page in (short, deep):
+        open_table(page, site, "all_in")
+    sit(short, 1, 2000)
+    sit(deep, 4, 3000)
+    wait_hand(short, deep)
+
+    actor = whose_turn([short, deep])
+    other = deep if actor is short else short
+    button(actor, "All in").click()
+    expect(actor.locator("#console")).to_have_attribute("data-console-state", "confirm_all_in")
+    expect(actor.locator("#console")).to_contain_text("Go all in for")
+    button(actor, "Cancel").click()
+    expect(actor.locator("#console")).not_to_have_attribute("data-console-state", "confirm_all_in")
+    button(actor, "All in").click()
+    button(actor, "Confirm").click()
+    expect(actor.locator("#console")).to_have_attribute("data-console-state", "waiting_all_in")
+    expect(other.locator(f'.seat[data-seat="{"1" if actor is short else "4"}"]')).to_have_attribute("data-state", "all_in")
+
+    # Facing an all-in nobody can raise: call (or all in when it is more than the stack) or fold.
+    expect(other.locator("#console")).to_have_attribute("data-console-state", re.compile("^(call_no_raise|forced_all_in)$"))
+    expect(button(other, "Raise")).to_have_count(0)
+    if console_state(other) == "forced_all_in":
+        button(other, "All in").click()
+        button(other, "Confirm").click()
+    else:
+        button(other, "Call").click()
+    expect(other.locator("#stage.showdown")).to_be_visible(timeout=15_000)
+    expect(other.locator('.seat[data-state="winner"]').first).to_be_visible()
+
+
+def test_raise_screen_keeps_the_amount_between_the_minimum_and_the_maximum(site, sign_in):
+    first, second = sign_in("e2e06"), sign_in("e2e07")
+    for page in (first, second):
+        open_table(page, site, "raise")
+    sit(first, 0, 5000)
+    sit(second, 5, 5000)
+    wait_hand(first, second)
+
+    actor = whose_turn([first, second])  # heads-up: the button posts 50 and acts first
+    other = second if actor is first else first
+    expect(actor.locator("#console")).to_have_attribute("data-console-state", "call_bet")
+    button(actor, "Raise").click()
+    console = actor.locator("#console")
+    expect(console).to_have_attribute("data-console-state", "raise")
+    amount = console.get_by_role("spinbutton", name="Raise by")
+    slider = console.get_by_role("slider")
+    # Raise-by bounds: minimum raise is to 200 (100 over the big blind), at most all in (5,000).
+    expect(amount).to_have_value("100")
+    expect(console.locator("[data-raise-total]")).to_have_text("200")
+    assert slider.get_attribute("min") == "100" and slider.get_attribute("max") == "4900"
+
+    amount.fill("10")
+    expect(console.locator("[data-raise-problem]")).to_contain_text("smallest raise is to 200")
+    expect(button(actor, "Raise")).to_be_disabled()
+    amount.press("Tab")  # leaving the box clamps it into the allowed range
+    expect(amount).to_have_value("100")
+    amount.fill("999999")
+    expect(button(actor, "Raise")).to_be_disabled()
+    amount.press("Tab")
+    expect(amount).to_have_value("4900")
+    expect(console.locator("[data-raise-total]")).to_have_text("5,000")
+
+    console.get_by_role("button", name="Pot", exact=True).click()  # 100 + pot 150 + 50 to call
+    expect(console.locator("[data-raise-total]")).to_have_text("300")
+    expect(amount).to_have_value("200")
+    button(actor, "Raise").click()
+
+    expect(other.locator("#console")).to_have_attribute("data-console-state", "call_bet")
+    expect(other.locator("#console")).to_contain_text("200 to call")
+    expect(other.locator("#action-log")).to_contain_text("raises to 300")
+
+
+def test_fixed_limit_round_is_capped_after_three_raises(site, sign_in, artifacts):
+    first, second = sign_in("e2e08"), sign_in("e2e09")
+    for page in (first, second):
+        open_table(page, site, "capped")
+    sit(first, 0, 1000)
+    sit(second, 5, 1000)
+    wait_hand(first, second)
+
+    # Heads-up before the flop: the big blind is the bet; raise to 40, 60, 80 caps the round.
+    for expected_total in (40, 60, 80):
+        actor = whose_turn([first, second])
+        expect(actor.locator("#console")).to_have_attribute("data-console-state", "call_bet")
+        button(actor, "Raise").click()  # fixed limit: no raise screen, the amount is set
+        other = second if actor is first else first
+        expect(other.locator("#action-log")).to_contain_text(f"raises to {expected_total}")
+    capped = whose_turn([first, second])
+    console = capped.locator("#console")
+    expect(console).to_have_attribute("data-console-state", "call_no_raise")
+    expect(console).to_contain_text("capped")
+    expect(button(capped, "Raise")).to_have_count(0)
+    expect(button(capped, "All in")).to_have_count(0)
+    expect(button(capped, "Call")).to_be_visible()
+    expect(button(capped, "Fold")).to_be_visible()
+    capped.screenshot(path=str(artifacts / "table-capped-10-seats.png"))
+    button(capped, "Call").click()
+    expect(console).not_to_have_attribute("data-console-state", "call_no_raise")
+
+
+def test_switching_rooms_is_refused_while_dealt_in_and_works_after_the_game(site, sign_in):
+    first, second = sign_in("e2e10"), sign_in("e2e11")
+    for page in (first, second):
+        open_table(page, site, "switch_a")
+    sit(first, 0, 2000)
+    sit(second, 3, 2000)
+    wait_hand(first, second)
+
+    actor = whose_turn([first, second])
+    waiter = second if actor is first else first
+    tools = waiter.locator("#console-tools")
+    tools.get_by_role("button", name="Switch room").click()
+    waiter.locator("#console").get_by_role("button", name="E2E Switch B").click()
+    expect(waiter.locator("#console-error")).to_contain_text("dealt in")
+    expect(waiter.locator("#console")).to_have_attribute("data-console-state", "waiting")
+    assert f"/tables/{site['rooms']['switch_a']}/" in waiter.url
+
+    button(actor, "Fold").click()
+    button(actor, "Confirm").click()  # heads-up: the game ends at once
+    expect(waiter.locator("#stage.showdown")).to_be_visible()
+    waiter.locator("#console").get_by_role("button", name="E2E Switch B").click()
+    waiter.wait_for_url(f"**/tables/{site['rooms']['switch_b']}/")
+    expect(waiter.locator("#conn-status")).to_have_attribute("data-state", "open")
+    expect(waiter.locator("#console")).to_have_attribute("data-console-state", "not_playing")
+    expect(waiter.locator("#console")).to_contain_text("You are watching")
+    # The seat in the old room was given up.
+    seat = "3" if waiter is second else "0"
+    expect(actor.locator(f'.seat[data-seat="{seat}"]')).to_have_attribute("data-state", "closed")
+
+
+def test_reload_mid_hand_restores_the_players_cards(site, sign_in):
+    first, second = sign_in("e2e12"), sign_in("e2e13")
+    for page in (first, second):
+        open_table(page, site, "reload")
+    # A whole-balance room: the buy-in form offers the whole wallet.
+    first.locator('.seat[data-seat="1"]').get_by_role("button", name="Sit here").click()
+    expect(first.locator("#sit-range")).to_contain_text("whole balance")
+    expect(first.locator("#sit-amount")).to_have_value("10000")
+    first.locator("#sit-dialog").get_by_role("button", name="Confirm").click()
+    expect(first.locator('.seat.mine[data-seat="1"] .seat-stack')).to_have_text("10,000")
+    sit(second, 4)
+    wait_hand(first, second)
+
+    cards = hole_cards(first)
+    assert len(cards) == 2
+    first.reload()
+    expect(first.locator("#conn-status")).to_have_attribute("data-state", "open")
+    expect(first.locator(".seat.mine .seat-cards .card.face")).to_have_count(2)
+    assert hole_cards(first) == cards
+    expect(first.locator(".seat:not(.mine) .card.face")).to_have_count(0)
+    assert console_state(first) in ACTING + ("waiting",)
+
+
+def test_lobby_updates_live_and_join_opens_the_table(site, sign_in, artifacts):
+    watcher = sign_in("e2e14")
+    expect(watcher.locator("#lobby-status")).to_have_attribute("data-state", "open")
+    room_id = site["rooms"]["lobby"]
+    tile = watcher.locator(f'.room-tile[data-room-id="{room_id}"]')
+    expect(tile.locator(".room-taken")).to_have_text("0")
+
+    player = sign_in("e2e15")
+    open_table(player, site, "lobby")
+    sit(player, 2, 2000)
+    expect(tile.locator(".room-taken")).to_have_text("1")  # pushed over ws/lobby/
+    expect(tile.locator(".room-players")).to_contain_text("e2e15")
+    watcher.screenshot(path=str(artifacts / "lobby-desktop.png"), full_page=True)
+    phone = sign_in("e2e16", phone=True)
+    expect(phone.locator("#lobby-status")).to_have_attribute("data-state", "open")
+    phone.screenshot(path=str(artifacts / "lobby-360.png"), full_page=True)
+
+    tile.get_by_role("button", name="Join").click()
+    watcher.wait_for_url(f"**/tables/{room_id}/")
+    expect(watcher.locator("#console")).to_have_attribute("data-console-state", "not_playing")
+    expect(watcher.locator('.seat[data-seat="2"] .seat-name')).to_contain_text("e2e15")

@@ -1,0 +1,128 @@
+"""bin/cluster: two Daphne servers, two Celery workers and one beat on PostgreSQL and Redis, in
+production settings over plain http. A player on server A sees what another does through server B.
+"""
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from bench.bots import sign_in
+from tests.conftest import service_missing
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+
+
+def answers(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
+def free_ports(count: int) -> list[int]:
+    sockets = [socket.socket() for _ in range(count)]
+    for s in sockets:
+        s.bind(("127.0.0.1", 0))
+    ports = [s.getsockname()[1] for s in sockets]
+    for s in sockets:
+        s.close()
+    return ports
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    if not answers(5432):
+        service_missing("needs PostgreSQL on 127.0.0.1:5432")
+    if not answers(6379):
+        service_missing("needs Redis on 127.0.0.1:6379")
+    ports = free_ports(2)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CASINO_")) and k != "DATABASE_URL"}
+    env.update(
+        CLUSTER_PORTS=" ".join(map(str, ports)),
+        CLUSTER_RUN_DIR=str(tmp_path / "run"),
+        CLUSTER_DB="casino_cluster_test",
+        CLUSTER_REDIS_URL="redis://127.0.0.1:6379/11",
+    )
+    started = subprocess.run(["bin/cluster", "start"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=90)
+    run_dir = tmp_path / "run"
+    try:
+        assert started.returncode == 0, started.stdout + started.stderr
+        yield {"ports": ports, "env": env, "run_dir": run_dir}
+    finally:
+        stopped = subprocess.run(["bin/cluster", "stop"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+        assert stopped.returncode == 0, stopped.stdout + stopped.stderr
+    assert not list(run_dir.glob("*.pid"))
+
+
+def get(port: int, path: str):
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def test_the_cluster_serves_on_both_servers_and_events_cross_between_them(cluster):
+    port_a, port_b = cluster["ports"]
+    names = sorted(p.stem for p in cluster["run_dir"].glob("*.pid"))
+    assert names == sorted(["beat", f"web-{port_a}", f"web-{port_b}", "worker-1", "worker-2"])
+
+    for port in (port_a, port_b):
+        status, headers, body = get(port, "/healthz")
+        assert status == 200, body
+        assert json.loads(body) == {"status": "ok", "database": "ok", "redis": "ok"}
+    status, headers, _ = get(port_b, "/static/css/site.css")  # CASINO_SERVE_STATIC: no nginx here
+    assert status == 200 and headers["Content-Type"].startswith("text/css")
+    status, headers, _ = get(port_a, "/accounts/login/")
+    assert status == 200 and "script-src 'self'" in headers["Content-Security-Policy"]
+
+    # Signing up and in over plain http works (DJANGO_SECURE_COOKIES=false in bin/cluster).
+    stamp = str(time.time_ns())[-9:]
+    watcher = sign_in(f"http://127.0.0.1:{port_a}", f"watcher{stamp}", "cluster-test-pw-1")
+    sitter = sign_in(f"http://127.0.0.1:{port_b}", f"sitter{stamp}", "cluster-test-pw-2")
+    made = subprocess.run(
+        ["bin/cluster", "manage", "shell", "-c",
+         f"from holdem.services import room_create; print(room_create(name='cluster {stamp}', preset='nl50').pk)"],
+        cwd=ROOT, env=cluster["env"], capture_output=True, text=True, timeout=60,
+    )
+    assert made.returncode == 0, made.stderr
+    table_id = int(made.stdout.split()[-1])
+
+    seated = asyncio.run(watch_a_seat_taken_elsewhere(port_a, port_b, table_id, watcher, sitter))
+    assert seated["event"]["kind"] == "seated"
+    assert seated["event"]["username"] == f"sitter{stamp}" and seated["event"]["stack"] == 2_000
+    taken = next(s for s in seated["table"]["seats"] if s["number"] == 4)
+    assert taken["occupied"] and taken["username"] == f"sitter{stamp}"
+
+
+async def watch_a_seat_taken_elsewhere(port_a, port_b, table_id, watcher_session, sitter_session):
+    from websockets.asyncio.client import connect
+
+    def socket_to(port, session):
+        return connect(
+            f"ws://127.0.0.1:{port}/ws/table/{table_id}/", origin=f"http://127.0.0.1:{port}", proxy=None,
+            additional_headers={"Cookie": f"sessionid={session}"},
+        )
+
+    async def frame_of(ws, kind):
+        while True:
+            frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
+            if frame["type"] == kind:
+                return frame
+
+    async with socket_to(port_a, watcher_session) as on_a, socket_to(port_b, sitter_session) as on_b:
+        before = (await frame_of(on_a, "snapshot"))["seq"]
+        await frame_of(on_b, "snapshot")
+        await on_b.send(json.dumps({"type": "sit", "seat": 4, "buy_in": 2_000}))
+        assert (await frame_of(on_b, "ok"))["for"] == "sit"
+        event = await frame_of(on_a, "event")
+        assert event["seq"] == before + 1
+        return event
