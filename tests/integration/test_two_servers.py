@@ -1,0 +1,169 @@
+"""Two Daphne servers sharing one PostgreSQL and one Redis: players on different servers play one
+hand together, and the lobby on either server sees the seats fill (channels-redis for real)."""
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from django.db import connection
+from django.test import Client
+from django.utils import timezone
+
+from holdem.models import Table
+from holdem.services import deadlines_fire_due, room_create
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server(port, env):
+    daphne = Path(sys.executable).with_name("daphne")
+    process = subprocess.Popen(
+        [str(daphne), "-b", "127.0.0.1", "-p", str(port), "casino.asgi:application"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
+            return process
+        except Exception:
+            if process.poll() is not None:
+                raise AssertionError(process.stdout.read())
+            time.sleep(0.2)
+    process.kill()
+    raise AssertionError(f"server on {port} did not start")
+
+
+@pytest.fixture
+def two_servers(postgres, redis_url, settings):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [redis_url]}}}
+    db = connection.settings_dict
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    env.update(
+        DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
+        REDIS_URL=redis_url,
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_DEBUG="true",
+    )
+    ports = [free_port(), free_port()]
+    servers = [start_server(port, env) for port in ports]
+    yield ports
+    for server in servers:
+        server.terminate()
+    for server in servers:
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def cookie_for(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+class Peer:
+    def __init__(self, ws):
+        self.ws = ws
+        self.frames = []
+
+    async def until(self, predicate, timeout=10):
+        async def wait():
+            while True:
+                frame = json.loads(await self.ws.recv())
+                self.frames.append(frame)
+                if predicate(frame):
+                    return frame
+
+        return await asyncio.wait_for(wait(), timeout)
+
+    async def seen_or_until(self, predicate, timeout=10):
+        """A frame already received that matches, or the next one that does."""
+        for frame in self.frames:
+            if predicate(frame):
+                return frame
+        return await self.until(predicate, timeout)
+
+    async def request(self, frame):
+        await self.ws.send(json.dumps(frame))
+        return await self.until(lambda f: f["type"] in {"ok", "error", "snapshot"})
+
+
+async def connect(port, path, cookie):
+    import websockets
+
+    ws = await websockets.connect(
+        f"ws://127.0.0.1:{port}{path}",
+        additional_headers={"Cookie": f"sessionid={cookie}"},
+        origin=f"http://127.0.0.1:{port}",
+    )
+    return Peer(ws)
+
+
+def test_players_on_two_servers_play_one_hand_and_both_lobbies_follow(two_servers, make_player):
+    port_a, port_b = two_servers
+    table = room_create(name="across servers", preset="nl50")
+    alice, bob = make_player("alice"), make_player("bob")
+    cookies = {"alice": cookie_for(alice), "bob": cookie_for(bob)}
+
+    async def scenario():
+        lobby_a = await connect(port_a, "/ws/lobby/", cookies["alice"])
+        lobby_b = await connect(port_b, "/ws/lobby/", cookies["bob"])
+        await lobby_a.until(lambda f: f["type"] == "lobby")
+        await lobby_b.until(lambda f: f["type"] == "lobby")
+        a = await connect(port_a, f"/ws/table/{table.pk}/", cookies["alice"])
+        b = await connect(port_b, f"/ws/table/{table.pk}/", cookies["bob"])
+        await a.until(lambda f: f["type"] == "snapshot")
+        await b.until(lambda f: f["type"] == "snapshot")
+        assert (await a.request({"type": "sit", "seat": 0, "buy_in": 3000}))["type"] == "ok"
+        room = await lobby_b.until(lambda f: f["type"] == "room" and f["room"]["id"] == table.pk and f["room"]["taken"] == 1)
+        assert room["room"]["players"] == ["alice"]
+        assert (await b.request({"type": "sit", "seat": 1, "buy_in": 3000}))["type"] == "ok"
+        await lobby_a.until(lambda f: f["type"] == "room" and f["room"]["id"] == table.pk and f["room"]["taken"] == 2)
+        # The countdown ends (the clock runs in this process; its events travel through Redis).
+        await database_sync_to_async(Table.objects.filter(pk=table.pk).update)(next_hand_at=timezone.now())
+        await database_sync_to_async(deadlines_fire_due)()
+        hole_a = (await a.until(lambda f: f["type"] == "you" and f["you"]["hole"]))["you"]["hole"]
+        hole_b = (await b.until(lambda f: f["type"] == "you" and f["you"]["hole"]))["you"]["hole"]
+        assert len(hole_a) == len(hole_b) == 2 and not set(hole_a) & set(hole_b)
+        peers = {0: a, 1: b}
+        for step in range(30):
+            snapshot = await a.request({"type": "snapshot"})
+            hand = snapshot["table"]["hand"]
+            if hand is None:
+                break
+            actor = peers[hand["to_act"]]
+            mine = await actor.request({"type": "snapshot"})
+            legal = mine["you"]["legal"]
+            move = "check" if "check" in legal["actions"] else "call"
+            answer = await actor.request(
+                {"type": "act", "action": move, "action_id": f"s{step}", "turn": mine["table"]["turn"]["token"]}
+            )
+            assert answer["type"] == "ok", answer
+        ended_a = await a.seen_or_until(lambda f: f["type"] == "event" and f["event"]["kind"] == "hand_ended")
+        ended_b = await b.seen_or_until(lambda f: f["type"] == "event" and f["event"]["kind"] == "hand_ended")
+        assert ended_a["table"]["last_hand"] == ended_b["table"]["last_hand"]
+        assert len(ended_a["table"]["last_hand"]["board"]) == 5
+        for peer in (a, b, lobby_a, lobby_b):
+            await peer.ws.close()
+
+    async_to_sync(scenario)()
+    from casino.accounts.audit import audit_chips
+
+    assert audit_chips().ok
