@@ -1,0 +1,62 @@
+"""The RULES.md 6 seat states are derived from the stored state, and the private part is private."""
+import pytest
+
+from holdem import engine
+from holdem.selectors import private_part, public_table, table_view_for
+from holdem.services import presence_connect, presence_disconnect, table_act, table_sit, table_sit_out
+from tests.holdem.conftest import current
+
+pytestmark = pytest.mark.django_db
+
+
+def states(table):
+    table.refresh_from_db()
+    return {s["number"]: s.get("state") for s in public_table(table)["seats"] if s["occupied"]}
+
+
+def test_seat_states_follow_the_game(seated, clock, make_player):
+    table, users = seated("classic", seats=(0, 1, 2), buy_in=None)
+    assert set(states(table).values()) == {"waiting"}
+    clock.advance(31)
+    state = current(table)
+    seen = states(table)
+    assert seen[state.to_act] == "betting"  # only one seat at a time
+    assert list(seen.values()).count("betting") == 1
+    late = make_player()
+    table_sit(table_id=table.pk, user=late, seat=4, buy_in=None)
+    assert states(table)[4] == "waiting_next_game"
+    folder = state.to_act
+    table_act(table_id=table.pk, user=users[folder], action="fold")
+    assert states(table)[folder] == "folded"
+    pusher = current(table).to_act
+    table_act(table_id=table.pk, user=users[pusher], action="all_in")
+    assert states(table)[pusher] == "all_in"
+    presence_connect(table_id=table.pk, user=users[folder])
+    presence_disconnect(table_id=table.pk, user=users[folder])
+    assert states(table)[folder] == "disconnected"
+    presence_connect(table_id=table.pk, user=users[folder])
+    while (state := current(table)) is not None:
+        legal = engine.legal_actions(state)
+        table_act(table_id=table.pk, user=users[state.to_act], action="call" if "call" in legal.actions else "check")
+    after = states(table)
+    winners = public_table(table)["last_hand"]["winners"]
+    for number in winners:
+        assert after[number] == "winner"
+    assert all(after[n] in ("post_game", "winner") for n in after if n not in winners)
+    table_sit_out(table_id=table.pk, user=late)
+    assert states(table)[4] == "sitting_out"
+
+
+def test_legal_actions_and_hole_cards_reach_only_their_owner(seated, clock, make_player):
+    table, users = seated("nl50", seats=(0, 1))
+    clock.advance(31)
+    state = current(table)
+    actor, other = state.to_act, next(s for s in state.seats if s != state.to_act)
+    mine = private_part(table, users[actor])
+    theirs = private_part(table, users[other])
+    assert mine["legal"]["actions"] and theirs["legal"] is None
+    assert mine["hole"] == list(state.player(actor).hole) and theirs["hole"] == list(state.player(other).hole)
+    spectator = table_view_for(table, make_player())
+    assert spectator["you"]["hole"] is None and spectator["you"]["seat"] is None
+    assert all("hole" not in seat for seat in spectator["table"]["seats"])
+    assert all("hole" not in seat for seat in spectator["table"]["hand"]["seats"])
