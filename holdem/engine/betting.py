@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from holdem.engine.errors import IllegalAction
+from holdem.engine.options import is_chips
 from holdem.engine.state import HandState, PlayerState
 
 ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
@@ -108,10 +109,6 @@ def legal_actions(state: HandState) -> Legal | None:
                  window.closed_reason, sum([other.committed for other in state.players]))
 
 
-def _is_chips(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def check_move(state: HandState, player: PlayerState, action: str, to) -> int:
     """The player's round total after `action`, or IllegalAction naming the rule it breaks."""
     current = state.current_bet
@@ -143,7 +140,7 @@ def check_move(state: HandState, player: PlayerState, action: str, to) -> int:
         raise IllegalAction("nothing_to_raise", "there is no bet to raise: bet instead")
     if to is None:
         raise IllegalAction("bad_amount", f"{action} needs an amount: to")
-    if not _is_chips(to):
+    if not is_chips(to):
         raise IllegalAction("bad_amount", "amount must be a whole number of chips")
     if to < 0:
         raise IllegalAction("bad_amount", "amount cannot be negative")
@@ -155,7 +152,7 @@ def check_move(state: HandState, player: PlayerState, action: str, to) -> int:
 
 def _no_amount(action: str, to, implied: int | None) -> None:
     """fold/check take no amount; call/all_in may repeat the total they lead to."""
-    if to is None or (implied is not None and _is_chips(to) and to == implied):
+    if to is None or (implied is not None and is_chips(to) and to == implied):
         return
     raise IllegalAction("bad_amount", f"{action} takes no amount" if implied is None
                         else f"{action} here is to {implied}")
@@ -169,7 +166,8 @@ def _check_raise_to(state: HandState, player: PlayerState, action: str, to: int)
     if state.options.structure == "fixed_limit":
         if to != window.min_to:
             what = "a raise is to" if noun == "raise" else "a bet is"
-            raise IllegalAction("fixed_limit_amount", f"fixed limit: {what} exactly {window.min_to}")
+            raise IllegalAction("fixed_limit_amount",
+                                f"fixed limit: {what} exactly {window.min_to}")
         return to
     if to < window.min_to:
         if noun == "raise":

@@ -21,7 +21,8 @@ TABLE_OPTION_NAMES = frozenset({
 })
 
 
-def _is_chips(value) -> bool:
+def is_chips(value) -> bool:
+    """A whole number of chips: an int, and not a bool."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -54,19 +55,19 @@ class HandOptions:
             raise ValueError(f"structure: must be one of {', '.join(STRUCTURES)}")
         if self.min_raise not in MIN_RAISE_RULES:
             raise ValueError("min_raise: must be 'full' or 'any'")
-        if not _is_chips(self.big_blind) or self.big_blind < 1:
+        if not is_chips(self.big_blind) or self.big_blind < 1:
             raise ValueError("big_blind: must be a whole number of chips, at least 1")
-        if not _is_chips(self.small_blind) or not 1 <= self.small_blind <= self.big_blind:
-            raise ValueError("small_blind: must be whole chips, at least 1 and at most the big blind")
-        if self.raise_cap is not None and (not _is_chips(self.raise_cap) or self.raise_cap < 0):
+        if not is_chips(self.small_blind) or not 1 <= self.small_blind <= self.big_blind:
+            raise ValueError("small_blind: must be whole chips, at least 1, at most the big blind")
+        if self.raise_cap is not None and (not is_chips(self.raise_cap) or self.raise_cap < 0):
             raise ValueError("raise_cap: must be None or a whole number of raises, 0 or more")
         if not _is_percent(self.rake_percent):
             raise ValueError("rake_percent: must be a number from 0 to 100")
-        if self.rake_cap is not None and (not _is_chips(self.rake_cap) or self.rake_cap < 0):
+        if self.rake_cap is not None and (not is_chips(self.rake_cap) or self.rake_cap < 0):
             raise ValueError("rake_cap: must be None or whole chips, 0 or more")
         for name in ("small_bet", "big_bet"):
             value = getattr(self, name)
-            if value is not None and (not _is_chips(value) or value < 1):
+            if value is not None and (not is_chips(value) or value < 1):
                 raise ValueError(f"{name}: must be whole chips, at least 1")
         if self.structure == "fixed_limit":
             # RULES.md 7: the lower stake is the big blind unless given; big bet = 2 x small bet.
@@ -143,7 +144,7 @@ def _optional_chips(rules: Mapping, name: str) -> int | None:
     value = rules.get(name)
     if value is None:
         return None
-    if not _is_chips(value) or value < 1:
+    if not is_chips(value) or value < 1:
         raise ValueError(f"{name}: must be whole chips, at least 1")
     return value
 
@@ -153,7 +154,7 @@ def _optional_count(rules: Mapping, name: str) -> int | None:
     value = rules.get(name)
     if value is None or value == "none":
         return None
-    if not _is_chips(value) or value < 0:
+    if not is_chips(value) or value < 0:
         raise ValueError(f"{name}: must be none or a whole number, 0 or more")
     return value
 
@@ -162,7 +163,7 @@ def dynamic_blinds(stacks: Iterable[int], percent: int | float = 10) -> tuple[in
     """RULES.md 3: big blind = `percent` of the smallest stack dealt in, rounded down to an even
     number of chips and at least 2; small blind = half of it."""
     stacks = list(stacks)
-    if not stacks or not all(_is_chips(stack) and stack > 0 for stack in stacks):
+    if not stacks or not all(is_chips(stack) and stack > 0 for stack in stacks):
         raise ValueError("stacks: need at least one stack of whole chips above 0")
     if not _is_percent(percent) or percent <= 0:
         raise ValueError("dynamic_blind_percent: must be a number above 0, at most 100")
@@ -174,7 +175,7 @@ def dynamic_blinds(stacks: Iterable[int], percent: int | float = 10) -> tuple[in
 def fixed_limit_blinds(small_bet: int) -> tuple[int, int]:
     """RULES.md 7: small blind = half the lower stake rounded down, big blind = the lower stake;
     a table whose small blind would be below 1 chip is refused."""
-    if not _is_chips(small_bet) or small_bet < 1:
+    if not is_chips(small_bet) or small_bet < 1:
         raise ValueError("small_bet: must be whole chips, at least 1")
     if small_bet // 2 < 1:
         raise ValueError(f"small_bet: {small_bet} gives a small blind below 1 chip")

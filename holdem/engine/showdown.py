@@ -25,12 +25,17 @@ def showdown_order(state: HandState) -> list[PlayerState]:
     return [player for player in clockwise(state.players, start) if not player.folded]
 
 
-def hand_pots(players: list[PlayerState]):
-    """The pots of a finished hand, eligible seats listed in the order of `players`."""
+def hand_pots(players, gathered_only: bool = False):
+    """The pots, eligible seats listed in the order of `players`. `gathered_only`: leave out
+    the bets of the round in progress (a player all in this round marks no level yet)."""
+    if gathered_only:
+        return side_pots([
+            Stake(p.seat, p.committed - p.bet - p.dead, p.dead, not p.folded,
+                  (p.stack == 0 or p.protected) and not p.bet)
+            for p in players])
     return side_pots([
-        Stake(player.seat, player.committed - player.dead, player.dead, not player.folded,
-              player.stack == 0 or player.protected)
-        for player in players])
+        Stake(p.seat, p.committed - p.dead, p.dead, not p.folded, p.stack == 0 or p.protected)
+        for p in players])
 
 
 def settle(state: HandState) -> tuple[HandState, list]:

@@ -5,7 +5,7 @@ Hole cards of others are absent, not hidden; the deck, burn cards and undealt ca
 from dataclasses import asdict
 
 from holdem.engine.betting import legal_actions
-from holdem.engine.pots import Stake, side_pots
+from holdem.engine.showdown import hand_pots
 from holdem.engine.state import HandResult, HandState
 
 
@@ -50,11 +50,8 @@ def _pots(state: HandState) -> list[dict]:
     if state.result is not None:
         return [{"amount": pot.amount, "eligible": list(pot.eligible)}
                 for pot in state.result.pots]
-    ring = state.players[state.lead_index:] + state.players[:state.lead_index]
-    stakes = [Stake(p.seat, p.committed - p.bet - p.dead, p.dead, not p.folded,
-                    (p.stack == 0 or p.protected) and p.bet == 0)
-              for p in ring]
-    return [{"amount": pot.amount, "eligible": sorted(pot.eligible)} for pot in side_pots(stakes)]
+    return [{"amount": pot.amount, "eligible": list(pot.eligible)}
+            for pot in hand_pots(state.players, gathered_only=True)]
 
 
 def _by_seat(mapping) -> dict:

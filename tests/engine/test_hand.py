@@ -414,3 +414,17 @@ def test_nothing_under_holdem_engine_imports_django_channels_celery_or_io():
                 continue
             for name in names:
                 assert name.split(".")[0] not in forbidden, f"{path.name} imports {name}"
+
+
+def test_events_take_positional_or_named_values_with_defaults_and_stay_frozen():
+    from holdem.engine.events import ActionTaken, Event
+    action = ActionTaken(3, "call", 100, 100, 900, False)
+    assert action == ActionTaken(seat=3, action="call", amount=100, to=100, stack=900,
+                                 all_in=False, reason=None)
+    assert action.reason is None and isinstance(action, Event)
+    with pytest.raises(TypeError, match="needs"):
+        ActionTaken(3, "call")
+    with pytest.raises(TypeError, match="unexpected"):
+        ActionTaken(3, "call", 100, 100, 900, False, colour="red")
+    with pytest.raises(AttributeError):
+        action.seat = 4
