@@ -9,9 +9,11 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
+from casino.accounts.models import LedgerKind
+from casino.accounts.services import wallet_adjust
 from holdem import engine
 from holdem.engine.cards import new_deck
-from holdem.models import HandRecord
+from holdem.models import HandRecord, Seat
 from tests.realtime.conftest import fire_clock, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -63,9 +65,11 @@ def test_no_socket_ever_receives_a_card_it_should_not_see(table_room, make_playe
         received = {seat: [] for seat in users} | {"watcher": []}
 
         async def collect():
-            for seat, sock in sockets.items():
-                received[seat].extend(await sock.drain(0.05))
-            received["watcher"].extend(await spectator.drain(0.05))
+            """Every frame each socket received (also those read while waiting for answers)."""
+            for receiver, sock in [*sockets.items(), ("watcher", spectator)]:
+                await sock.drain(0.05)
+                received[receiver].extend(sock.frames)
+                sock.frames.clear()
 
         for seat, sock in sockets.items():
             await sock.receive()
@@ -73,6 +77,14 @@ def test_no_socket_ever_receives_a_card_it_should_not_see(table_room, make_playe
         await spectator.receive()
         checked_hands = 0
         for hand_number in range(HANDS):
+            seated = await database_sync_to_async(
+                lambda: set(Seat.objects.filter(table=table).values_list("number", flat=True)))()
+            for seat in set(users) - seated:  # busted: top the wallet up and buy in again
+                await database_sync_to_async(wallet_adjust)(
+                    user=users[seat], amount=stacks[seat], kind=LedgerKind.ADMIN_ADJUSTMENT, reason="rebuy for the test")
+                await sockets[seat].send({"type": "sit", "seat": seat, "buy_in": stacks[seat]})
+                answer = await sockets[seat].until(lambda f: f["type"] in ("ok", "error"))
+                assert answer["type"] == "ok", answer
             await collect()
             for frames in received.values():
                 frames.clear()
@@ -87,15 +99,18 @@ def test_no_socket_ever_receives_a_card_it_should_not_see(table_room, make_playe
                     break
                 actor = hand["to_act"]
                 if rng.random() < 0.1:  # a reconnect mid-hand
+                    received[actor].extend(sockets[actor].frames)
                     await sockets[actor].close()
                     sockets[actor] = await open_socket(f"/ws/table/{table.pk}/", user=users[actor])
+                    await sockets[actor].until(lambda f: f["type"] == "snapshot")
                 mine = await sockets[actor].request({"type": "snapshot"})
                 legal = mine["you"]["legal"]
                 move = rng.choice(legal["actions"])
                 frame = {"type": "act", "action": move, "action_id": f"{hand_number}-{step}"}
                 if move in ("bet", "raise"):
                     frame["amount"] = rng.randint(legal["min_to"], legal["max_to"])
-                answer = await sockets[actor].request(frame)
+                await sockets[actor].send(frame)
+                answer = await sockets[actor].until(lambda f: f["type"] in ("ok", "error"))
                 assert answer["type"] == "ok", answer
             await asyncio.sleep(0.05)
             await collect()
@@ -117,7 +132,7 @@ def test_no_socket_ever_receives_a_card_it_should_not_see(table_room, make_playe
             await sock.close()
         return checked_hands
 
-    assert async_to_sync(scenario)() >= 3
+    assert async_to_sync(scenario)() == HANDS
     from casino.accounts.audit import audit_chips
 
     assert audit_chips().ok
