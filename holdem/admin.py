@@ -6,6 +6,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 
+from casino.readonly_admin import ReadOnlyAdmin
 from holdem.errors import TableError
 from holdem.models import HandAction, HandRecord, Table
 from holdem.presets import PRESETS
@@ -102,17 +103,6 @@ class TableAdmin(admin.ModelAdmin):
                 room_reopen(table_id=table.pk)
             except TableError as error:
                 messages.error(request, f"{table.name}: {error.message}")
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class HandActionInline(admin.TabularInline):

@@ -11,6 +11,7 @@ from casino.accounts import services
 from casino.accounts.errors import ChipError
 from casino.accounts.forms import ChipAdjustmentForm
 from casino.accounts.models import LedgerEntry, LedgerKind, User, Wallet
+from casino.readonly_admin import ReadOnlyAdmin
 
 ADJUST_PERMISSION = "accounts.adjust_chips"
 
@@ -85,17 +86,8 @@ class WalletAdmin(admin.ModelAdmin):
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(admin.ModelAdmin):
+class LedgerEntryAdmin(ReadOnlyAdmin):
     list_display = ("created_at", "user", "amount", "balance_after", "kind", "reason", "actor", "table_id")
     list_filter = ("kind",)
     search_fields = ("user__username", "reason", "idempotency_key")
     date_hierarchy = "created_at"
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
