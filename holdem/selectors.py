@@ -178,7 +178,7 @@ def private_part(table, user, state=None, seat=None, balance=None, seated_here=F
             mine["hole"] = me.get("hole") if me else None
             result = final.result
             mine["can_show"] = bool(
-                result.uncontested and played["seat"] in result.payouts and played["seat"] not in result.shown
+                result.uncontested and result.payouts.get(played["seat"], 0) > 0 and played["seat"] not in result.shown
             )
     return mine
 

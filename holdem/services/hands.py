@@ -260,11 +260,11 @@ def _finish(table, state, events, now) -> None:
     for seat in list(seats.values()):
         if seat.stack == 0 and seat.number in result.final_stacks:
             seat_release(table, seat, reason="Busted")
-            notify_table(table, "left", {"seat": seat.number, "username": seat.user.username, "returned": 0})
+            notify_table(table, "left", {"seat": seat.number, "username": seat.user.username, "returned": 0}, also_tell=[seat.user])
         elif seat.disconnected and table.disconnect == Disconnect.CHECK_FOLD:
             # RULES.md 5: still disconnected when the game ends: removed, chips back to the wallet.
             returned = seat_release(table, seat, reason=f"Disconnected: cash-out from {table.name}")
-            notify_table(table, "left", {"seat": seat.number, "username": seat.user.username, "returned": returned})
+            notify_table(table, "left", {"seat": seat.number, "username": seat.user.username, "returned": returned}, also_tell=[seat.user])
         elif seat.disconnected:
             seat.sitting_out = True
             seat.save(update_fields=["sitting_out"])

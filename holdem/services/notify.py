@@ -5,9 +5,10 @@ from holdem.broadcast import LOBBY_GROUP, player_group, send_on_commit, table_gr
 LOBBY_KINDS = {"seated", "left", "hand_ended", "closed", "opened", "waiting_for_players", "spectators"}
 
 
-def notify_table(table, kind: str, detail: dict, engine_events=(), state=None) -> int:
+def notify_table(table, kind: str, detail: dict, engine_events=(), state=None, also_tell=()) -> int:
     """Queue, for after commit, the public event for the table group and each seated player's
-    private part for their own group. Returns the new sequence number."""
+    private part for their own group (and for `also_tell`: users who just lost their seat).
+    Returns the new sequence number."""
     from holdem.selectors import private_part, public_table, room_summary
 
     from casino.accounts.models import Wallet
@@ -22,6 +23,9 @@ def notify_table(table, kind: str, detail: dict, engine_events=(), state=None) -
     for seat in seats:
         you = private_part(table, seat.user, state=state, seat=seat, balance=balances.get(seat.user_id, 0), seated_here=True)
         messages.append((player_group(table.pk, seat.user_id), {"type": "you", "seq": table.seq, "you": you}))
+    for user in also_tell:
+        you = private_part(table, user, state=state, seat=None, seated_here=True)
+        messages.append((player_group(table.pk, user.pk), {"type": "you", "seq": table.seq, "you": you}))
     if kind in LOBBY_KINDS:
         messages.append((LOBBY_GROUP, {"type": "room", "room": room_summary(table)}))
     send_on_commit(messages)

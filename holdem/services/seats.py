@@ -82,7 +82,7 @@ def table_leave(*, table_id: int, user) -> int:
         if seat.in_hand:
             raise TableError("in_hand", "you are dealt in; you can leave when this game ends (or fold and wait)")
         returned = seat_release(table, seat, reason=f"Cash-out from {table.name}")
-        notify_table(table, "left", {"seat": seat.number, "username": user.username, "returned": returned})
+        notify_table(table, "left", {"seat": seat.number, "username": user.username, "returned": returned}, also_tell=[user])
     return returned
 
 
@@ -244,5 +244,5 @@ def table_switch(*, user, to_table_id: int) -> int:
         if seat.in_hand:
             raise TableError("in_hand", f"you are dealt in at {table.name}; you can switch rooms when that game ends")
         returned = seat_release(table, seat, reason=f"Switched rooms: cash-out from {table.name}")
-        notify_table(table, "left", {"seat": seat.number, "username": user.username, "returned": returned})
+        notify_table(table, "left", {"seat": seat.number, "username": user.username, "returned": returned}, also_tell=[user])
     return to_table_id

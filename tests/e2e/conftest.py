@@ -33,10 +33,11 @@ ROOMS = {
     "all_in": {"preset": "nl50", "seats": 6, **QUICK},
     "raise": {"preset": "nl50", "seats": 9, **QUICK},
     "capped": {"preset": "fl20", "seats": 10, **QUICK},
-    "switch_a": {"preset": "pl50", "seats": 6, **QUICK},
+    "switch_a": {"preset": "pl50", "seats": 6, **QUICK, "countdown_seconds": 6},
     "switch_b": {"preset": "nl50", "seats": 6, **QUICK},
     "reload": {"preset": "classic", "seats": 6, **QUICK},
     "lobby": {"preset": "nl50", "seats": 4, "countdown_seconds": 30},
+    "seating": {"preset": "nl50", "seats": 6, **QUICK},
 }
 PLAYERS = [f"e2e{n:02d}" for n in range(1, 21)]
 

@@ -2,6 +2,7 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.e2e
 
@@ -23,16 +24,16 @@ def test_an_admin_adjusts_a_balance_with_a_reason_and_bad_input_is_refused(site,
         page.fill("#id_amount", "1.5")
         page.fill("#id_reason", "")
         page.click("input[type=submit]")
-        assert page.get_by_text("Enter a whole number of chips.").is_visible()
+        expect(page.get_by_text("Enter a whole number of chips.")).to_be_visible()
         page.fill("#id_amount", str(-(balance + 1)))
         page.fill("#id_reason", "too much")
         page.click("input[type=submit]")
-        assert page.get_by_text("would leave a negative balance").is_visible()
+        expect(page.get_by_text("would leave a negative balance")).to_be_visible()
         # A good one lands in the ledger with the admin as the actor.
         page.fill("#id_amount", "-250")
         page.fill("#id_reason", "chargeback 1234")
         page.click("input[type=submit]")
-        assert page.get_by_text(f"carol: -250 chips, balance now {balance - 250:,}.").is_visible()
+        expect(page.get_by_text(f"carol: -250 chips, balance now {balance - 250:,}.")).to_be_visible()
         page.goto(site["base"] + "/admin/accounts/ledgerentry/?q=chargeback")
         entry = page.locator("#result_list tbody tr").first
         assert "carol" in entry.inner_text() and "admin" in entry.inner_text() and "-250" in entry.inner_text()

@@ -37,23 +37,30 @@ def console_state(page):
     return page.locator("#console").get_attribute("data-console-state")
 
 
+def my_turn(page):
+    """Betting is offered and not locked waiting for the answer to the last action."""
+    return page.evaluate("""() => ["start_bet", "call_bet", "call_no_raise", "forced_all_in"]
+        .includes(document.querySelector('#console').dataset.consoleState)
+        && document.querySelector('#table-app').dataset.pending !== 'true'""")
+
+
 def whose_turn(pages, timeout=15):
     """The page whose console offers betting now."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for page in pages:
-            if console_state(page) in ACTING:
+            if my_turn(page):
                 return page
         time.sleep(0.05)
     raise AssertionError(f"nobody got a turn: {[console_state(p) for p in pages]}")
 
 
 def hole_cards(page):
-    return page.locator(".seat.mine .seat-cards .card.face").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    return page.locator(".seat.mine .seat-cards .pcard.face").evaluate_all("cards => cards.map(c => c.dataset.card)")
 
 
 def cards_at(page, seat):
-    return page.locator(f'.seat[data-seat="{seat}"] .seat-cards .card.face').evaluate_all("cards => cards.map(c => c.dataset.card)")
+    return page.locator(f'.seat[data-seat="{seat}"] .seat-cards .pcard.face').evaluate_all("cards => cards.map(c => c.dataset.card)")
 
 
 def button(page, name):
@@ -67,7 +74,7 @@ def wait_hand(*pages):
 
 # Faces drawn in seats while a hand is in progress (-1 once the hand is over), read in one go.
 FACES_DURING_HAND = """() => document.querySelector('#stage').classList.contains('in-hand')
-    ? document.querySelectorAll('#seats .card.face').length : -1"""
+    ? document.querySelectorAll('#seats .pcard.face').length : -1"""
 
 
 def test_two_players_play_to_showdown_and_a_spectator_sees_no_hole_cards_before_it(site, sign_in, artifacts):
@@ -91,9 +98,9 @@ def test_two_players_play_to_showdown_and_a_spectator_sees_no_hole_cards_before_
     assert len(alice_cards) == 2 and len(bob_cards) == 2
     assert not set(alice_cards) & set(bob_cards)
     for page, other_seat in ((alice, 3), (bob, 0)):
-        expect(page.locator(".seat:not(.mine) .card.face")).to_have_count(0)
-        expect(page.locator(f'.seat[data-seat="{other_seat}"] .card.back')).to_have_count(2)
-    expect(carol.locator("#seats .card.back")).to_have_count(4)
+        expect(page.locator(".seat:not(.mine) .pcard.face")).to_have_count(0)
+        expect(page.locator(f'.seat[data-seat="{other_seat}"] .pcard.back')).to_have_count(2)
+    expect(carol.locator("#seats .pcard.back")).to_have_count(4)
     assert carol.evaluate(FACES_DURING_HAND) == 0
     expect(carol.locator("[data-pot-total]")).to_have_text("150")  # blinds 50 + 100
 
@@ -112,9 +119,11 @@ def test_two_players_play_to_showdown_and_a_spectator_sees_no_hole_cards_before_
         button(actor, name).click()
         expect(actor.locator("#action-log li")).not_to_have_count(lines)  # the action came back
     expect(carol.locator("#stage.showdown")).to_be_visible()
-    alice.screenshot(path=str(artifacts / "table-showdown-desktop.png"))
+    for page in (alice, bob, carol):
+        page.evaluate("window.scrollTo(0, 0)")
+    alice.screenshot(path=str(artifacts / "table-showdown-desktop.png"), full_page=True)
     bob.screenshot(path=str(artifacts / "table-showdown-360.png"), full_page=True)
-    carol.screenshot(path=str(artifacts / "table-showdown-spectator.png"))
+    carol.screenshot(path=str(artifacts / "table-showdown-spectator.png"), full_page=True)
 
     # Everyone sees the same winner(s), the pot of 200, and the hands shown.
     winners = [
@@ -127,8 +136,8 @@ def test_two_players_play_to_showdown_and_a_spectator_sees_no_hole_cards_before_
     expect(carol.locator('.seat[data-state="winner"] .net').first).to_have_text(re.compile(r"^(\+100|0)$"))
     assert cards_at(carol, 0) == alice_cards
     assert cards_at(carol, 3) == bob_cards
-    expect(carol.locator("#board .card.face")).to_have_count(5)
-    expect(carol.locator("#board .card.best").first).to_be_visible()  # the best five are marked
+    expect(carol.locator("#board .pcard.face")).to_have_count(5)
+    expect(carol.locator("#board .pcard.best").first).to_be_visible()  # the best five are marked
     expect(carol.locator("#action-log")).to_contain_text("shows")
 
     # "Show previous hand": board, actions, shown hands and alice's own cards in a panel.
@@ -136,8 +145,19 @@ def test_two_players_play_to_showdown_and_a_spectator_sees_no_hole_cards_before_
     panel = alice.locator("#previous-dialog")
     expect(panel).to_be_visible()
     expect(panel).to_contain_text("Your cards")
-    expect(panel.locator(".mini-board .card.face")).to_have_count(7)  # board 5 + her 2
+    expect(panel.locator(".mini-board .pcard.face")).to_have_count(7)  # board 5 + her 2
     assert not alice.errors and not bob.errors and not carol.errors
+
+    # The hand history: the hand opens in place, and its PokerStars text downloads.
+    alice.goto(site["base"] + "/hands/")
+    alice.get_by_role("button", name="Show previous hand").click()
+    latest = alice.locator(".hand-row details").first
+    expect(latest).to_have_attribute("open", "")
+    expect(latest.locator(".mini-board .pcard.face")).to_have_count(7)
+    download = latest.get_by_role("link", name="PokerStars text")
+    answer = alice.request.get(site["base"] + download.get_attribute("href"))
+    assert answer.ok and answer.text().startswith("PokerStars Hand #")
+    alice.screenshot(path=str(artifacts / "hand-history.png"), full_page=True)
 
 
 def test_folding_asks_for_confirmation_then_the_player_waits_folded(site, sign_in):
@@ -165,7 +185,7 @@ def test_folding_asks_for_confirmation_then_the_player_waits_folded(site, sign_i
     # A folded player's cards never reach anyone else.
     others = [p for p in players if p is not actor]
     for page in others:
-        expect(page.locator(f'.seat[data-seat="{seat}"] .card')).to_have_count(0)
+        expect(page.locator(f'.seat[data-seat="{seat}"] .pcard')).to_have_count(0)
 
 
 def test_all_in_asks_for_confirmation_and_the_caller_cannot_raise(site, sign_in):
@@ -290,6 +310,10 @@ def test_switching_rooms_is_refused_while_dealt_in_and_works_after_the_game(site
     button(actor, "Fold").click()
     button(actor, "Confirm").click()  # heads-up: the game ends at once
     expect(waiter.locator("#stage.showdown")).to_be_visible()
+    # Won uncontested: the winner may show the hand (RULES.md 4).
+    tools.get_by_role("button", name="Show hand").click()
+    expect(actor.locator("#action-log")).to_contain_text("shows")
+    expect(tools.get_by_role("button", name="Show hand")).to_have_count(0)
     waiter.locator("#console").get_by_role("button", name="E2E Switch B").click()
     waiter.wait_for_url(f"**/tables/{site['rooms']['switch_b']}/")
     expect(waiter.locator("#conn-status")).to_have_attribute("data-state", "open")
@@ -317,10 +341,56 @@ def test_reload_mid_hand_restores_the_players_cards(site, sign_in):
     assert len(cards) == 2
     first.reload()
     expect(first.locator("#conn-status")).to_have_attribute("data-state", "open")
-    expect(first.locator(".seat.mine .seat-cards .card.face")).to_have_count(2)
+    expect(first.locator(".seat.mine .seat-cards .pcard.face")).to_have_count(2)
     assert hole_cards(first) == cards
-    expect(first.locator(".seat:not(.mine) .card.face")).to_have_count(0)
+    expect(first.locator(".seat:not(.mine) .pcard.face")).to_have_count(0)
     assert console_state(first) in ACTING + ("waiting",)
+
+    # A dropped connection comes back by itself, and says so meanwhile.
+    status = first.locator("#conn-status")
+    first.evaluate("async () => (await import('/static/js/table.js')).app.socket.ws.close()")
+    expect(status).to_have_attribute("data-state", "reconnecting")
+    expect(status).to_contain_text("reconnecting")
+    expect(status).to_have_attribute("data-state", "open")
+    expect(first.locator(".seat.mine .seat-cards .pcard.face")).to_have_count(2)
+    assert hole_cards(first) == cards
+
+    # A gap in the sequence numbers makes the client ask for a fresh snapshot.
+    refreshed = first.evaluate("""async () => {
+        const { app } = await import('/static/js/table.js');
+        const fake = app.seq + 3;
+        app.receive({ type: "event", seq: fake, table: app.table, event: { kind: "gap" } });
+        for (let i = 0; i < 100 && app.seq === fake; i += 1) await new Promise((r) => setTimeout(r, 50));
+        return app.seq !== fake;
+    }""")
+    assert refreshed
+    assert hole_cards(first) == cards
+
+
+def test_seat_states_posting_leaving_and_a_disconnected_player(site, sign_in):
+    first, second, late = sign_in("e2e17"), sign_in("e2e18"), sign_in("e2e19")
+    for page in (first, second, late):
+        open_table(page, site, "seating")
+    sit(first, 0, 2000)
+    sit(second, 2, 2000)
+    wait_hand(first, second, late)
+    expect(first.locator("#console-tools").get_by_role("button", name="Leave table")).to_have_count(0)  # dealt in
+
+    # Sitting down mid-game: "your seat, waiting for next game" / "filled, waiting for next game".
+    sit(late, 4, 3000)
+    expect(late.locator('.seat[data-seat="4"]')).to_have_attribute("data-state", "mine_waiting_next")
+    expect(first.locator('.seat[data-seat="4"]')).to_have_attribute("data-state", "waiting_next_game")
+    expect(late.locator("#table-meta")).to_contain_text("Wallet 7,000")
+    late.locator("#console-tools").get_by_role("button", name="Post blind").click()
+    expect(first.locator("#action-log")).to_contain_text("will post a big blind")
+    late.locator("#console-tools").get_by_role("button", name="Leave table").click()
+    expect(late.locator("#console")).to_have_attribute("data-console-state", "not_playing")
+    expect(late.locator('.seat[data-seat="4"]')).to_have_attribute("data-state", "open")
+    expect(late.locator("#table-meta")).to_contain_text("Wallet 10,000")  # the chips came back
+
+    # A player who drops out mid-hand is shown as disconnected to the others.
+    second.context.close()
+    expect(first.locator('.seat[data-seat="2"]')).to_have_attribute("data-state", "disconnected")
 
 
 def test_lobby_updates_live_and_join_opens_the_table(site, sign_in, artifacts):
