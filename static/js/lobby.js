@@ -14,7 +14,10 @@ function csrfToken() {
 }
 
 function buyInText(room) {
-  if (room.max_buy_in === null || room.max_buy_in === undefined) return "whole balance";
+  if (room.max_buy_in === null || room.max_buy_in === undefined) {
+    // No maximum: up to the whole wallet (RULES.md 1), from the minimum if there is one.
+    return room.min_buy_in > 1 ? `${chips(room.min_buy_in)} – wallet` : "whole balance";
+  }
   return `${chips(room.min_buy_in)}–${chips(room.max_buy_in)}`;
 }
 

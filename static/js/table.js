@@ -340,7 +340,10 @@ class TableApp {
     const o = table.options || {};
     const parts = [el("span", { class: "badge" }, STRUCTURE_NAMES[o.structure] || o.structure || "")];
     parts.push(el("span", {}, o.blinds === "dynamic" ? `Blinds ${o.dynamic_blind_percent}% of the short stack` : `Stakes ${table.stakes}`));
-    const buyIn = o.max_buy_in === null || o.max_buy_in === undefined ? "whole balance" : `${chips(Math.max(o.min_buy_in, 1))}–${chips(o.max_buy_in)}`;
+    const noMax = o.max_buy_in === null || o.max_buy_in === undefined;
+    const buyIn = noMax
+      ? (o.min_buy_in > 1 ? `${chips(o.min_buy_in)} – wallet` : "whole balance")
+      : `${chips(Math.max(o.min_buy_in, 1))}–${chips(o.max_buy_in)}`;
     parts.push(el("span", {}, `Buy-in ${buyIn}`));
     if (o.raise_cap !== null && o.raise_cap !== undefined) parts.push(el("span", {}, `Cap ${o.raise_cap} raises`));
     if (table.hand_number) parts.push(el("span", {}, `Hand #${table.hand_number}`));
