@@ -55,3 +55,9 @@ def make_player(db):
         return account_create(username=username or f"player{counter['n']}", password=password)
 
     return make
+
+
+def pytest_collection_modifyitems(config, items):
+    """Browser tests run last: Playwright's sync API keeps an event loop running in the main
+    thread for the rest of the session, and tests that call asyncio.run() must come before it."""
+    items.sort(key=lambda item: "/tests/e2e/" in str(item.fspath))
