@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(VENV)/bin/pip
 
-.PHONY: run test cluster bench clean
+.PHONY: run test cluster load compose-check bench clean
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,16 @@ test: $(VENV)/.dev
 ## make cluster: two Daphne servers, two Celery workers and one beat on local PostgreSQL + Redis
 cluster: $(VENV)/.runtime
 	bin/cluster
+
+## make load TABLES=10 LOAD_SECONDS=60: bots on the cluster topology; prints figures (docs/performance.md)
+TABLES  ?= 10
+LOAD_SECONDS ?= 60
+load: $(VENV)/.dev
+	$(PY) bench/load.py --tables $(TABLES) --seconds $(LOAD_SECONDS)
+
+## make compose-check: is docker-compose.yml valid? (needs a Compose client, not the engine)
+compose-check: $(VENV)/.dev
+	$(VENV)/bin/pytest -q tests/integration/test_compose.py
 
 bench: $(VENV)/.dev
 	$(PY) bench/engine.py

@@ -14,8 +14,8 @@ from django.conf import settings  # noqa: E402
 from casino.routing import websocket_urlpatterns  # noqa: E402
 from holdem.clock import EmbeddedClock  # noqa: E402
 
-if settings.DEBUG or settings.EMBEDDED:
-    # One-process mode serves its own static files; production puts nginx in front.
+if settings.DEBUG or settings.EMBEDDED or settings.CASINO_SERVE_STATIC:
+    # One-process mode (and bin/cluster) serves its own static files; production puts nginx in front.
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     django_http = ASGIStaticFilesHandler(django_http)

@@ -34,7 +34,10 @@ def database_from_url(url: str) -> dict:
             "PASSWORD": unquote(parts.password or ""),
             "HOST": parts.hostname or "",
             "PORT": str(parts.port or ""),
-            "CONN_MAX_AGE": 0,
+            # Persistent connections: Channels closes and reopens the connection around every
+            # database call otherwise (docs/performance.md: half the latency at 10 tables).
+            "CONN_MAX_AGE": int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
+            "CONN_HEALTH_CHECKS": True,
             "OPTIONS": dict(parse_qsl(parts.query)),
             "TEST": {"NAME": os.environ.get("DATABASE_TEST_NAME") or None},
         }
@@ -67,6 +70,9 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 EMBEDDED = not REDIS_URL
 # The in-process clock (embedded mode only; Celery beat is the clock when REDIS_URL is set).
 CASINO_CLOCK = EMBEDDED and env_bool("CASINO_CLOCK", True)
+# Daphne serves /static/ itself in DEBUG and embedded mode; CASINO_SERVE_STATIC=1 asks for it in
+# services mode too (bin/cluster). Behind nginx (docker compose) leave it off: nginx serves them.
+CASINO_SERVE_STATIC = env_bool("CASINO_SERVE_STATIC", False)
 
 INSTALLED_APPS = [
     "daphne",
@@ -84,6 +90,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "casino.middleware.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -134,13 +141,25 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 
 # Real time: Redis carries table events between processes; embedded mode keeps them in memory.
-if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
-        }
+def redis_channel_layer(url: str) -> dict:
+    return {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {
+            # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that
+            # channels-redis blocks in BZPOPMIN while a process has nothing to receive: the client
+            # gave up first and the consumer died (close 1011) after 5 quiet seconds. Reads may now
+            # outlast the blocking pop; a dead server is still noticed.
+            # redis-py's pool raises (not waits) past 100 connections: a burst of sockets joining
+            # groups at once lost broadcasts at 50 tables (docs/performance.md).
+            "hosts": [{"address": url, "socket_timeout": 30, "socket_connect_timeout": 5, "max_connections": 1000}],
+            "capacity": 1500,
+            "expiry": 30,
+        },
     }
+
+
+if REDIS_URL:
+    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
@@ -161,19 +180,34 @@ CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# casino/middleware.py; report-only lets an operator try a stricter page without breaking it.
+CASINO_CSP_REPORT_ONLY = env_bool("CASINO_CSP_REPORT_ONLY", False)
+# Load balancers and container health checks may ask over plain http.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
+    # DJANGO_SECURE_COOKIES=false only for a production-like run over plain http on localhost
+    # (bin/cluster): browsers do not send Secure cookies over http, so signing in would fail.
+    SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# One JSON object per line (casino/logging.py) in production, or whenever DJANGO_LOG_FORMAT=json.
+LOG_FORMAT = os.environ.get("DJANGO_LOG_FORMAT", "").strip().lower() or ("plain" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "json": {"()": "casino.logging.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "json" if LOG_FORMAT == "json" else "plain"}
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
 }
+# Celery's own log format would replace ours in workers: keep the site's handlers there too.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"

@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from casino import health
 from casino.accounts import views as account_views
 from holdem import views as holdem_views
 from lobby import views as lobby_views
@@ -20,4 +21,5 @@ urlpatterns = [
     path("hands/<int:hand_id>/", holdem_views.hand_detail, name="hand_detail"),
     path("hands/<int:hand_id>/pokerstars.txt", holdem_views.hand_download, name="hand_download"),
     path("admin/", admin.site.urls),
+    path("healthz", health.healthz, name="healthz"),
 ]
