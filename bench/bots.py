@@ -328,6 +328,9 @@ class Bot:
         frame = {"type": "act", "action": action, "action_id": uuid.uuid4().hex}
         if amount is not None:
             frame["amount"] = amount
+        turn = self.table.get("turn") or {}
+        if turn.get("token"):
+            frame["turn"] = turn["token"]  # a late answer is refused, never applied to a later turn
         self.awaiting_action = True
         self.act_sent_at = time.perf_counter()
         self.watch.acted(self.you.get("seat"), self.act_sent_at)

@@ -14,7 +14,6 @@ once the cluster has stopped. The last line is the summary:
 """
 import argparse
 import asyncio
-import json
 import os
 import random
 import subprocess
@@ -158,13 +157,19 @@ def process_groups(run_dir: Path, database: str) -> dict[str, list[int]]:
     return groups
 
 
-def sample(run_dir: Path, database: str) -> dict[str, tuple[float, int]]:
-    """Per group: (CPU seconds, resident kB) summed over its processes."""
+def sample(run_dir: Path, database: str) -> dict[str, dict[int, tuple[float, int]]]:
+    """Per group, per process: (CPU seconds, resident kB)."""
     answer = {}
     for name, pids in process_groups(run_dir, database).items():
-        stats = [s for pid in pids if (s := read_stat(pid))]
-        answer[name] = (sum(s[2] for s in stats), sum(s[3] for s in stats))
+        answer[name] = {pid: (s[2], s[3]) for pid in pids if (s := read_stat(pid))}
     return answer
+
+
+def cpu_percent(before: dict, after: dict, elapsed: float) -> float:
+    """CPU used during the window by the processes alive at its end (a process that ended
+    inside the window, such as a closed PostgreSQL connection, is not counted)."""
+    used = sum(cpu - before.get(pid, (0, 0))[0] for pid, (cpu, _) in after.items())
+    return used / elapsed * 100
 
 
 def machine_busy() -> tuple[float, float]:
@@ -293,8 +298,9 @@ def report(args, plan, figures: Figures, run, chips_ok, summary, log_errors) -> 
     print(f"load: machine busy {machine_cpu:.0f}% of one core ({cores} cores; load average {load_average}), "
           f"everything included; the rows below are ours")
     print(f"{'process':<22}{'cpu %':>8}{'rss MB':>9}")
-    for name, (cpu_after, rss) in run["after"].items():
-        cpu = (cpu_after - run["before"].get(name, (cpu_after, 0))[0]) / elapsed * 100
+    for name, processes in run["after"].items():
+        cpu = cpu_percent(run["before"].get(name, {}), processes, elapsed)
+        rss = sum(kb for _, kb in processes.values())
         print(f"{name:<22}{cpu:>8.1f}{rss / 1024:>9.1f}")
     print(summary.splitlines()[-1] if chips_ok else summary)
     errors = figures.error_count + log_errors

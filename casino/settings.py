@@ -37,7 +37,8 @@ def database_from_url(url: str) -> dict:
             # Persistent connections: Channels closes and reopens the connection around every
             # database call otherwise (docs/performance.md: half the latency at 10 tables).
             "CONN_MAX_AGE": int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
-            "CONN_HEALTH_CHECKS": True,
+            # A health check is one more round trip before every database call of a consumer.
+            "CONN_HEALTH_CHECKS": env_bool("DJANGO_CONN_HEALTH_CHECKS", True),
             "OPTIONS": dict(parse_qsl(parts.query)),
             "TEST": {"NAME": os.environ.get("DATABASE_TEST_NAME") or None},
         }
@@ -141,25 +142,31 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 
 # Real time: Redis carries table events between processes; embedded mode keeps them in memory.
-def redis_channel_layer(url: str) -> dict:
+def redis_channel_layer(url: str, kind: str = "core") -> dict:
+    """The channel layer on Redis. `core` is channels-redis's default (lists with capacity and
+    expiry: four round trips per group message, polling receivers); `pubsub` publishes each group
+    message once and fans it out inside each process. With bots at 50 tables pubsub played 3x the
+    hands with a quarter of the latency (docs/performance.md), so docker-compose.yml and
+    bin/cluster choose it (CASINO_CHANNEL_LAYER=pubsub). Every process of a site must use the same
+    kind. Both deliver at most once; clients resync on a gap."""
+    # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that channels-redis
+    # blocks in BZPOPMIN while a process has nothing to receive: the client gave up first and the
+    # consumer died (close 1011) after 5 quiet seconds. Reads may now outlast the blocking pop; a
+    # dead server is still noticed. redis-py's pool also raises (not waits) past 100 connections:
+    # a burst of sockets joining groups at once lost broadcasts at 50 tables.
+    host = {"address": url, "socket_timeout": 30, "socket_connect_timeout": 5, "max_connections": 1000}
+    if kind == "pubsub":
+        return {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [host]}}
+    if kind != "core":
+        raise ValueError(f"CASINO_CHANNEL_LAYER must be core or pubsub, not {kind!r}")
     return {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {
-            # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that
-            # channels-redis blocks in BZPOPMIN while a process has nothing to receive: the client
-            # gave up first and the consumer died (close 1011) after 5 quiet seconds. Reads may now
-            # outlast the blocking pop; a dead server is still noticed.
-            # redis-py's pool raises (not waits) past 100 connections: a burst of sockets joining
-            # groups at once lost broadcasts at 50 tables (docs/performance.md).
-            "hosts": [{"address": url, "socket_timeout": 30, "socket_connect_timeout": 5, "max_connections": 1000}],
-            "capacity": 1500,
-            "expiry": 30,
-        },
+        "CONFIG": {"hosts": [host], "capacity": 1500, "expiry": 30},
     }
 
 
 if REDIS_URL:
-    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
+    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, os.environ.get("CASINO_CHANNEL_LAYER") or "core")}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 

@@ -475,6 +475,10 @@ export class BettingConsole {
   act(action, amount = null) {
     const frame = { type: "act", action, action_id: crypto.randomUUID() };
     if (amount !== null) frame.amount = amount;
+    // The turn this answers: if it is over by the time the frame arrives, the server refuses it
+    // (stale_turn) rather than applying it to a later turn of ours.
+    const turn = this.app.table && this.app.table.turn;
+    if (turn && turn.token) frame.turn = turn.token;
     if (this.app.send(frame, { pending: true })) this.mode = null;
     this.render();
   }

@@ -92,7 +92,7 @@ def test_app_services_run_in_production_mode_with_secrets_from_the_env_file(comp
         assert environment["DJANGO_DEBUG"] == "false"
         assert environment["DJANGO_LOG_FORMAT"] == "json"
         for key in ("DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "DJANGO_CSRF_TRUSTED_ORIGINS",
-                    "CASINO_STARTING_CHIPS", "DATABASE_URL", "REDIS_URL"):
+                    "CASINO_STARTING_CHIPS", "DATABASE_URL", "REDIS_URL", "CASINO_CHANNEL_LAYER"):
             assert key in environment, f"{name} lacks {key}"
         # Secrets are interpolated from .env, never written into the file.
         assert environment["DJANGO_SECRET_KEY"].startswith("${DJANGO_SECRET_KEY:?")

@@ -1,36 +1,71 @@
-"""The Redis channel layer as settings.py configures it survives quiet moments.
+"""The Redis channel layer as settings.py configures it: messages cross processes, and quiet
+moments do not kill consumers.
 
-channels-redis waits for messages with a 5-second BZPOPMIN; redis-py 8 also gives up reading
-after 5 seconds by default, so with a bare URL a process that received nothing for 5 s got a
-redis TimeoutError inside its consumer and the browser's socket was closed (1011).
+channels-redis's core layer waits for messages with a 5-second BZPOPMIN; redis-py 8 also gives up
+reading after 5 seconds by default, so with a bare URL a process that received nothing for 5 s got
+a redis TimeoutError inside its consumer and the browser's socket was closed (1011).
 """
 import asyncio
 
 import pytest
 from channels_redis.core import RedisChannelLayer
+from django.utils.module_loading import import_string
 
 from casino.settings import redis_channel_layer
 
 pytestmark = pytest.mark.redis
 
 
+def make_layer(url, kind):
+    config = redis_channel_layer(url, kind)
+    return import_string(config["BACKEND"])(**config["CONFIG"])
+
+
 def test_reads_may_outlast_the_blocking_pop():
-    host = redis_channel_layer("redis://127.0.0.1:6379/0")["CONFIG"]["hosts"][0]
-    assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
+    for kind in ("pubsub", "core"):
+        host = redis_channel_layer("redis://127.0.0.1:6379/0", kind)["CONFIG"]["hosts"][0]
+        assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
+
+
+def test_an_unknown_layer_kind_is_refused():
+    with pytest.raises(ValueError, match="core or pubsub"):
+        redis_channel_layer("redis://127.0.0.1:6379/0", "memory")
+
+
+@pytest.mark.parametrize("kind", ["pubsub", "core"])
+def test_a_group_message_reaches_a_consumer_of_another_process(redis_url, kind):
+    async def scenario():
+        web_a, web_b = make_layer(redis_url, kind), make_layer(redis_url, kind)  # two servers
+        channel = await web_b.new_channel()
+        await web_b.group_add("table.1", channel)
+        await asyncio.sleep(0.2)  # a subscription takes effect asynchronously
+        try:
+            await web_a.group_send("table.1", {"type": "table.message", "message": {"seq": 7}})
+            return await asyncio.wait_for(web_b.receive(channel), timeout=5)
+        finally:
+            await web_b.group_discard("table.1", channel)
+            await web_a.flush()
+            await web_b.flush()
+
+    assert asyncio.run(scenario())["message"] == {"seq": 7}
 
 
 def test_a_channel_quiet_for_longer_than_the_blocking_pop_still_receives(redis_url):
-    async def scenario():
-        layer = RedisChannelLayer(**redis_channel_layer(redis_url)["CONFIG"])
+    async def scenario(kind):
+        layer = make_layer(redis_url, kind)
         channel = await layer.new_channel()
+        await layer.group_add(f"table.{kind}", channel)
         try:
-            # Nothing arrives for longer than one BZPOPMIN: only our own wait may time out.
-            with pytest.raises(asyncio.TimeoutError):
-                await asyncio.wait_for(layer.receive(channel), timeout=layer.brpop_timeout + 1.5)
-            await layer.send(channel, {"type": "table.message", "message": {"seq": 1}})
-            return await asyncio.wait_for(layer.receive(channel), timeout=5)
+            # A consumer waits the way Channels does: one receive, never cancelled while it lives.
+            waiting = asyncio.ensure_future(layer.receive(channel))
+            await asyncio.sleep(RedisChannelLayer.brpop_timeout + 1)  # nothing arrives meanwhile
+            assert not waiting.done(), f"{kind}: {waiting.exception()!r}"
+            await layer.group_send(f"table.{kind}", {"type": "table.message", "message": {"seq": 1}})
+            return await asyncio.wait_for(waiting, timeout=5)
         finally:
             await layer.flush()
-            await layer.close_pools()
 
-    assert asyncio.run(scenario())["message"] == {"seq": 1}
+    async def both():  # side by side: one quiet wait for the two layers
+        return await asyncio.gather(scenario("pubsub"), scenario("core"))
+
+    assert [m["message"] for m in asyncio.run(both())] == [{"seq": 1}, {"seq": 1}]
