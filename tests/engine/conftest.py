@@ -229,3 +229,25 @@ def assert_chips_conserved(state, start_stacks):
         for seat, start in start_stacks.items():
             assert state.stacks[seat] + state.committed[seat] == start, seat
 
+
+
+# Shared by the RULES.md 3 test files. Six seats 0..5, button 0: small blind 1, big blind 2;
+# preflop order 3 4 5 0 1 2, after the flop 1 2 3 4 5 0.
+SIX_DEEP = {seat: 10_000 for seat in range(6)}
+FOUR_DEEP = {seat: 10_000 for seat in range(4)}
+FL_STACKS = {seat: 1_000 for seat in range(4)}
+
+
+def nl(**overrides):
+    return hand_options(**overrides)
+
+
+def fixed_limit(**overrides):
+    return hand_options(structure="fixed_limit", small_blind=10, big_blind=20, small_bet=20,
+                        big_bet=40, **overrides)
+
+
+def limped_flop(options=None, stacks=FOUR_DEEP):
+    """Four players limp, the big blind checks: the flop with nothing bet, seat 1 to act."""
+    state, _ = deal(options or nl(), stacks, 0)
+    return play(state, [(3, "call"), (0, "call"), (1, "call"), (2, "check")])
