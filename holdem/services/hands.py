@@ -5,6 +5,7 @@ rule, these functions only store its states and move chips between seats and wal
 """
 import secrets
 import uuid
+from dataclasses import asdict
 from datetime import timedelta
 
 from django.db import transaction
@@ -96,7 +97,7 @@ def hand_start(table, now) -> bool:
         number=table.hands_played,
         started_at=now,
         button_seat=button,
-        options=_options_record(options),
+        options=asdict(options),  # HandOptions holds JSON primitives only
         players=[
             {"seat": s.number, "user_id": s.user_id, "username": s.user.username, "stack_before": s.stack,
              "post": si.post, "auto_muck": si.auto_muck}
@@ -319,9 +320,3 @@ def _mark_missed_blinds(seats, dealt, button) -> None:
         elif seat.number == big and not seat.missed_big_blind:
             seat.missed_big_blind = True
             seat.save(update_fields=["missed_big_blind"])
-
-
-def _options_record(options) -> dict:
-    from dataclasses import asdict
-
-    return {k: (float(v) if not isinstance(v, (int, str, type(None))) else v) for k, v in asdict(options).items()}
