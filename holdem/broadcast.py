@@ -43,3 +43,25 @@ def _send(prepared) -> None:
             async_to_sync(layer.group_send)(group, {"type": "table.message", "message": message})
         except Exception:  # a broadcast failure must never undo a committed action
             log.exception("broadcast to %s failed", group)
+
+
+def user_group(user_id: int) -> str:
+    """Every socket of one user, on any table or the lobby (sign-out, eviction)."""
+    return f"user.{user_id}"
+
+
+def auth_changed_on_commit(user_id: int, ended_session: str | None = None) -> None:
+    """After commit, ask every socket of the user to check its session again
+    (casino/accounts/sessions.py); `ended_session` names one that signed out."""
+    message = {"type": "auth.check", "ended_session": ended_session}
+    transaction.on_commit(lambda: _send_control(user_group(user_id), message))
+
+
+def _send_control(group: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        log.exception("control message to %s failed", group)

@@ -4,15 +4,20 @@ Identity comes from the session only. Every bad frame gets an `error` frame and 
 oversized frames and floods close the connection (docs/protocol.md).
 """
 import json
+import logging
 import time
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import DatabaseError
 
 from casino.accounts.errors import ChipError
 from holdem import services
 from holdem.broadcast import player_group, table_group
 from holdem.errors import TableError
+from holdem.heartbeat import heartbeat
+from holdem.sockets import TrackedConsumer
+
+log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 4096
 MAX_FRAMES_PER_SECOND = 20
@@ -58,6 +63,9 @@ def parse_frame(text: str) -> dict:
         raise BadFrame("bad_json", "that message is not valid JSON") from None
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
         raise BadFrame("bad_frame", "a message is a JSON object with a 'type'")
+    if not _encodable(frame):
+        # JSON may spell a lone surrogate ("\\ud800"); no database or socket can store it.
+        raise BadFrame("bad_frame", "text must be valid Unicode (no lone surrogates)")
     kind = frame["type"]
     if kind not in FRAMES:
         raise BadFrame("unknown_type", f"unknown message type {kind[:40]!r}")
@@ -70,6 +78,21 @@ def parse_frame(text: str) -> dict:
     if extra:
         raise BadFrame("bad_frame", f"'{kind}' does not take {', '.join(sorted(extra))[:80]}")
     return frame
+
+
+def _encodable(value) -> bool:
+    """Every string in the frame (keys too) encodes as UTF-8."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, dict):
+        return all(_encodable(k) and _encodable(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_encodable(item) for item in value)
+    return True
 
 
 def chips(value, name: str, allow_none: bool = False):
@@ -89,11 +112,10 @@ def whole_number(value, name: str) -> int:
     return value
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(TrackedConsumer):
     async def connect(self):
         self.user = self.scope.get("user")
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.joined = False
         if self.user is None or not self.user.is_authenticated:
             await self.close()  # refused before accept: spectating needs signing in
             return
@@ -101,21 +123,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close()
             return
         self.frames_window = (time.monotonic(), 0)
-        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
-        await self.channel_layer.group_add(player_group(self.table_id, self.user.pk), self.channel_name)
-        self.joined = True
-        await self.accept()
-        await database_sync_to_async(services.presence_connect)(table_id=self.table_id, user=self.user)
+        await self.open_tracked([table_group(self.table_id), player_group(self.table_id, self.user.pk)])
         await self.send_snapshot()
 
     async def disconnect(self, code):
-        if not self.joined:
-            return
-        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
-        await self.channel_layer.group_discard(player_group(self.table_id, self.user.pk), self.channel_name)
-        await database_sync_to_async(services.presence_disconnect)(table_id=self.table_id, user=self.user)
+        await self.close_tracked()
 
     async def receive(self, text_data=None, bytes_data=None):
+        if getattr(self, "revoked", True):
+            return  # signed out or evicted: nothing more is accepted on this socket
         size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
         if size > MAX_FRAME_BYTES:
             await self.close(code=CLOSE_TOO_BIG)
@@ -136,6 +152,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error(bad.code, bad.message, action_id)
         except (TableError, ChipError) as refused:
             await self.send_error(refused.code, refused.message, action_id)
+        except DatabaseError:
+            # An outage: nothing was applied (each request is one transaction); try again.
+            log.exception("database unavailable for a %s frame at table %s", text_data and text_data[:20], self.table_id)
+            await self.send_error("unavailable", "the table cannot be reached right now; try again in a moment", action_id, retry=True)
 
     def flooding(self) -> bool:
         started, count = self.frames_window
@@ -151,7 +171,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         call = database_sync_to_async
         table_id, user = self.table_id, self.user
         if kind == "ping":
-            await self.send_json({"type": "pong"})
+            # The table's seq as of a second ago: a client behind it missed an event.
+            await self.send_json({"type": "pong", "seq": heartbeat().settled_seq(self.table_id)})
         elif kind == "snapshot":
             await self.send_snapshot()
         elif kind == "sit":
@@ -210,20 +231,23 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def send_snapshot(self) -> None:
         snapshot = await database_sync_to_async(_snapshot)(self.table_id, self.user)
+        self.last_seq = max(self.last_seq, snapshot["seq"])
         await self.send_json(snapshot)
 
-    async def send_error(self, code: str, message: str, action_id=None) -> None:
+    async def send_error(self, code: str, message: str, action_id=None, retry: bool = False) -> None:
         frame = {"type": "error", "code": code, "message": message}
         if action_id is not None:
             frame["action_id"] = action_id
+        if retry:
+            frame["retry"] = True
         await self.send_json(frame)
-
-    async def send_json(self, payload: dict) -> None:
-        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
 
     async def table_message(self, event):
         """A message from the services through the channel layer (holdem/broadcast.py)."""
-        await self.send_json(event["message"])
+        message = event["message"]
+        if message.get("type") == "event":
+            self.last_seq = max(self.last_seq, message["seq"])
+        await self.send_json(message)
 
 
 def _table_is_open(table_id: int) -> bool:

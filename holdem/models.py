@@ -1,4 +1,4 @@
-"""Rooms (tables), seats, presence, hands in progress and the hand history, as stored rows.
+"""Rooms (tables), seats, live connections, hands in progress and the hand history, as stored rows.
 
 The table row is the unit of locking: every change at a table locks it first (STYLE.md 8).
 """
@@ -121,16 +121,41 @@ class Seat(models.Model):
         return f"{self.table_id}#{self.number}: {self.user_id}"
 
 
-class Presence(models.Model):
-    """Open websocket connections of a user to a table (several tabs count once)."""
+# A web process that has not beaten for this long is dead, and its sockets with it.
+PROCESS_EXPIRY_SECONDS = 10
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presence_set")
+
+class WebProcess(models.Model):
+    """A running web server process that holds websockets. It beats every second; one silent for
+    PROCESS_EXPIRY_SECONDS is dead, and so are its connections (docs/decisions.md, presence)."""
+
+    key = models.CharField(max_length=40, unique=True)
+    started_at = models.DateTimeField()
+    seen_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class Connection(models.Model):
+    """One open websocket of a user: to a table, or to the lobby (`table` empty)."""
+
+    process = models.ForeignKey(WebProcess, on_delete=models.CASCADE, related_name="connections")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    connections = models.PositiveIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE, related_name="connection_set")
+    channel_name = models.CharField(max_length=160, unique=True)
+    opened_at = models.DateTimeField(db_index=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["table", "user"], name="one_presence_per_user_table")]
+        indexes = [models.Index(fields=["table", "user"]), models.Index(fields=["user", "opened_at"])]
+
+
+class ClockBeat(models.Model):
+    """When a clock last ran (`deadlines`: the deadline sweeper). /healthz reads it, and a gap
+    longer than a few seconds means the site was down (RULES.md 5: no turn is cut short by it)."""
+
+    name = models.CharField(max_length=32, unique=True)
+    ran_at = models.DateTimeField()
 
 
 class ProtectionUse(models.Model):
@@ -179,6 +204,14 @@ class HandParticipant(models.Model):
         constraints = [models.UniqueConstraint(fields=["hand", "user"], name="one_participation_per_hand")]
 
 
+class HandActionQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("the action log is append-only")
+
+    def delete(self):
+        raise TypeError("the action log is append-only")
+
+
 class HandAction(models.Model):
     """The append-only action log of a hand: who did what, when, answering which client id."""
 
@@ -192,6 +225,8 @@ class HandAction(models.Model):
     source = models.CharField(max_length=12, default="player", help_text="player / timeout / disconnect")
     client_action_id = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = HandActionQuerySet.as_manager()
 
     class Meta:
         ordering = ["hand_id", "index"]
@@ -208,3 +243,6 @@ class HandAction(models.Model):
         if self.pk is not None:
             raise TypeError("the action log is append-only")
         super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("the action log is append-only")

@@ -3,11 +3,13 @@
 Hole cards come only from the engine's own view for that seat (STYLE.md 5): the public part is
 the engine's spectator view, the private part is built for one user and sent to them alone.
 """
+from datetime import timedelta
+
 from django.db.models import Sum
 from django.utils import timezone
 
 from holdem import engine
-from holdem.models import HandRecord, Presence, Seat, Table, TableStatus
+from holdem.models import PROCESS_EXPIRY_SECONDS, Connection, HandRecord, Seat, Table, TableStatus
 from holdem.services.options import rules_of
 
 
@@ -190,7 +192,9 @@ def table_view_for(table, user) -> dict:
 
 def spectator_count(table) -> int:
     seated = Seat.objects.filter(table=table).values("user_id")
-    return Presence.objects.filter(table=table, connections__gt=0).exclude(user_id__in=seated).count()
+    alive = timezone.now() - timedelta(seconds=PROCESS_EXPIRY_SECONDS)
+    watching = Connection.objects.filter(table=table, process__seen_at__gte=alive).exclude(user_id__in=seated)
+    return watching.values("user_id").distinct().count()
 
 
 def room_summary(table) -> dict:

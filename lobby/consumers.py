@@ -2,27 +2,29 @@
 import json
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
 from holdem.broadcast import LOBBY_GROUP
+from holdem.selectors import rooms_for_lobby
+from holdem.sockets import TrackedConsumer
 
 MAX_FRAME_BYTES = 1024
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(TrackedConsumer):
     async def connect(self):
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
+        self.user = self.scope.get("user")
+        if self.user is None or not self.user.is_authenticated:
             await self.close()
             return
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        await self.accept()
+        await self.open_tracked([LOBBY_GROUP])
         await self.send_rooms()
 
     async def disconnect(self, code):
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        await self.close_tracked()
 
     async def receive(self, text_data=None, bytes_data=None):
+        if getattr(self, "revoked", True):
+            return
         if len(text_data or bytes_data or "") > MAX_FRAME_BYTES:
             await self.close(code=4009)
             return
@@ -32,19 +34,23 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             frame = None
         kind = frame.get("type") if isinstance(frame, dict) else None
         if kind == "ping":
-            await self.send(text_data=json.dumps({"type": "pong"}))
+            await self.send_json({"type": "pong"})
         elif kind == "snapshot":
             await self.send_rooms()
         else:
-            await self.send(text_data=json.dumps(
+            await self.send_json(
                 {"type": "error", "code": "unknown_type", "message": "the lobby understands 'ping' and 'snapshot'"}
-            ))
+            )
+
+    async def rejoin_groups(self) -> None:
+        """After the layer lost our groups, room changes may have been missed: send the list again."""
+        await super().rejoin_groups()
+        if getattr(self, "tracked", False):
+            await self.send_rooms()
 
     async def send_rooms(self):
-        from holdem.selectors import rooms_for_lobby
-
         rooms = await database_sync_to_async(rooms_for_lobby)()
-        await self.send(text_data=json.dumps({"type": "lobby", "rooms": rooms}))
+        await self.send_json({"type": "lobby", "rooms": rooms})
 
     async def table_message(self, event):
-        await self.send(text_data=json.dumps(event["message"]))
+        await self.send_json(event["message"])

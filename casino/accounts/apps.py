@@ -6,3 +6,6 @@ class AccountsConfig(AppConfig):
     name = "casino.accounts"
     label = "accounts"
     verbose_name = "Accounts and chips"
+
+    def ready(self):
+        from casino.accounts import sessions  # noqa: F401  (connects the sign-out receivers)

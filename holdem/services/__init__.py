@@ -1,10 +1,9 @@
 """Every state change at a table (STYLE.md 2): one transaction each, table row locked first."""
 from holdem.services.clock import deadlines_fire_due
 from holdem.services.hands import table_act, table_show
+from holdem.services.presence import connection_close, connection_open, connections_expire
 from holdem.services.rooms import room_close, room_create, room_reopen, rooms_seed_presets
 from holdem.services.seats import (
-    presence_connect,
-    presence_disconnect,
     table_leave,
     table_post,
     table_set_auto_muck,
@@ -16,8 +15,9 @@ from holdem.services.seats import (
 
 __all__ = [
     "deadlines_fire_due",
-    "presence_connect",
-    "presence_disconnect",
+    "connection_close",
+    "connection_open",
+    "connections_expire",
     "room_close",
     "room_create",
     "room_reopen",

@@ -2,24 +2,36 @@
 
 Idempotent: each table is re-checked under its lock, so a late, repeated or racing call is a
 no-op. Celery beat calls it every second; the embedded clock calls it in-process (STYLE.md 7).
+Each run is recorded (`ClockBeat`): /healthz reports it, and a gap since the last run means the
+site was down, so turns that ran out meanwhile get a fresh clock instead of a timeout.
 """
 import logging
+from datetime import timedelta
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from holdem.locks import table_lock
-from holdem.models import Table
-from holdem.services.hands import hand_start, hand_timeout
+from holdem.models import ClockBeat, Table
+from holdem.services.hands import hand_start, hand_timeout, turn_renew
+from holdem.services.presence import connections_expire
 
 log = logging.getLogger(__name__)
 
+DEADLINES_CLOCK = "deadlines"
+# The clock runs every second; a longer silence than this means it (and so the site) was down.
+DOWNTIME_SECONDS = 5
+
 
 def deadlines_fire_due(now=None) -> dict[str, int]:
-    """Start the hands whose countdown ended and time out the turns that ran out."""
+    """Start the hands whose countdown ended, time out the turns that ran out, renew the turns
+    that ran out while the site was down, and drop the sockets of dead web processes."""
     now = now or timezone.now()
-    fired = {"hands_started": 0, "timeouts": 0}
+    fired = {"hands_started": 0, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0}
+    last_run = clock_beat(now)
+    if last_run is not None and (now - last_run).total_seconds() > DOWNTIME_SECONDS:
+        fired["turns_renewed"] = turns_renew_after_downtime(since=last_run, now=now)
     due = Table.objects.filter(Q(next_hand_at__lte=now) | Q(turn_deadline__lte=now)).values_list("pk", flat=True)
     for table_id in list(due):
         try:
@@ -31,4 +43,47 @@ def deadlines_fire_due(now=None) -> dict[str, int]:
                     fired["hands_started"] += hand_start(table, now)
         except Exception:  # one broken table must not stop the clock for the others
             log.exception("deadline at table %s failed", table_id)
+    try:
+        fired["connections_dropped"] = connections_expire(now)
+    except Exception:
+        log.exception("dropping the connections of dead web processes failed")
     return fired
+
+
+def clock_beat(now):
+    """Record this run of the clock; returns when it last ran before (None the first time)."""
+    with transaction.atomic():
+        beat = ClockBeat.objects.select_for_update().filter(name=DEADLINES_CLOCK).first()
+        if beat is None:
+            ClockBeat.objects.create(name=DEADLINES_CLOCK, ran_at=now)
+            return None
+        last_run = beat.ran_at
+        if now > last_run:
+            beat.ran_at = now
+            beat.save(update_fields=["ran_at"])
+    return last_run
+
+
+def clock_last_run():
+    return ClockBeat.objects.filter(name=DEADLINES_CLOCK).values_list("ran_at", flat=True).first()
+
+
+def turns_renew_after_downtime(*, since, now) -> int:
+    """RULES.md 5: a turn is never cut short by downtime. A turn whose deadline passed while the
+    clock was silent (after `since`) starts a whole new turn clock now."""
+    renewed = 0
+    stranded = Table.objects.filter(turn_deadline__gt=since, turn_deadline__lte=now).values_list("pk", flat=True)
+    for table_id in list(stranded):
+        with transaction.atomic():
+            table = table_lock(table_id)
+            if table.in_hand and table.turn_deadline is not None and since < table.turn_deadline <= now:
+                turn_renew(table, now)
+                renewed += 1
+    if renewed:
+        log.warning("the clock was silent for %.0f s: %s turns got a fresh clock", (now - since).total_seconds(), renewed)
+    return renewed
+
+
+def clock_is_stale(now=None, *, after_seconds: float) -> bool:
+    last_run = clock_last_run()
+    return last_run is not None and ((now or timezone.now()) - last_run) > timedelta(seconds=after_seconds)

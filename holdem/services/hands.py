@@ -133,6 +133,13 @@ def table_act(*, table_id: int, user, action, amount=None, action_id: str = "", 
         if action_id:
             first = HandAction.objects.filter(hand__table=table, user=user, client_action_id=action_id).first()
             if first is not None:
+                if (first.action, first.amount) != (action, amount):
+                    raise TableError(
+                        "idempotency_conflict",
+                        f"action id {action_id!r} was already used for {first.action}"
+                        + (f" {first.amount:,}" if first.amount is not None else "")
+                        + "; a new action needs a new id",
+                    )
                 return {"action_id": action_id, "applied": True, "repeated": True, "action": first.action, "amount": first.amount}
         if not table.in_hand:
             raise TableError("no_hand", "no hand is being played at this table")
@@ -142,6 +149,9 @@ def table_act(*, table_id: int, user, action, amount=None, action_id: str = "", 
         if turn_token is not None and turn_token != table.turn_token:
             raise TableError("stale_turn", "that turn is over; the table has moved on")
         state = engine.state_from_json(table.hand_state)
+        if state.to_act == seat.number and table.turn_deadline is not None and timezone.now() > table.turn_deadline:
+            # RULES.md 5: the clock ran out; the sweeper applies the timeout within a second.
+            raise TableError("turn_expired", "your time for this turn ran out")
         street = state.street
         try:
             new_state, events = engine.apply_action(state, seat.number, action, amount)
@@ -166,6 +176,13 @@ def hand_timeout(table, now) -> bool:
     _log(table, seat_number, seat.user if seat else None, taken, None, street, "timeout", "")
     _advance(table, new_state, events, now)
     return True
+
+
+def turn_renew(table, now) -> None:
+    """A fresh turn clock for the player to act, same turn (token kept); caller holds the lock."""
+    table.turn_deadline = now + timedelta(seconds=table.turn_seconds)
+    table.save(update_fields=["turn_deadline"])
+    notify_table(table, "turn_renewed", {"reason": "downtime"}, state=engine.state_from_json(table.hand_state))
 
 
 def hand_protect_disconnected(table, seat, now) -> None:

@@ -1,4 +1,4 @@
-"""Sitting down, standing up, sitting out and coming back, posting, presence (RULES.md 2 and 5).
+"""Sitting down, standing up, sitting out and coming back, posting (RULES.md 2).
 
 Every function locks the table row first, then seats, then wallets (STYLE.md 8).
 """
@@ -10,8 +10,8 @@ from casino.accounts.models import LedgerKind
 from casino.accounts.services import wallet_adjust, wallet_lock
 from holdem.errors import TableError
 from holdem.locks import seats_lock, table_lock
-from holdem.models import Entry, Presence, Seat, TableStatus
-from holdem.services.notify import lobby_room_changed, notify_table
+from holdem.models import Entry, Seat, TableStatus
+from holdem.services.notify import notify_table
 
 
 def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
@@ -56,7 +56,6 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
             auto_muck=getattr(user, "auto_muck", True),
             # RULES.md 2: sitting down during a game waits; wait_or_post rooms wait for the big blind.
             waiting_for_big_blind=table.entry == Entry.WAIT_OR_POST and table.in_hand,
-            disconnected=_is_disconnected(table.pk, user.pk),
         )
         try:
             wallet_adjust(
@@ -152,50 +151,6 @@ def table_set_auto_muck(*, table_id: int, user, auto_muck: bool) -> Seat:
         user.auto_muck = seat.auto_muck
         user.save(update_fields=["auto_muck"])
     return seat
-
-
-def presence_connect(*, table_id: int, user) -> None:
-    """A websocket to the table opened; the player is connected again (RULES.md 5)."""
-    with transaction.atomic():
-        table = table_lock(table_id)
-        presence, _ = Presence.objects.select_for_update().get_or_create(table=table, user=user)
-        presence.connections += 1
-        presence.save(update_fields=["connections", "updated_at"])
-        if presence.connections == 1:
-            lobby_room_changed(table)
-        seat = Seat.objects.filter(table=table, user=user).first()
-        if seat is not None and seat.disconnected:
-            seat.disconnected = False
-            seat.save(update_fields=["disconnected"])
-            notify_table(table, "reconnected", {"seat": seat.number})
-
-
-def presence_disconnect(*, table_id: int, user) -> None:
-    """A websocket closed; when it was the user's last one the seat is marked disconnected."""
-    from holdem.services.hands import hand_protect_disconnected
-
-    with transaction.atomic():
-        table = table_lock(table_id)
-        presence = Presence.objects.select_for_update().filter(table=table, user=user).first()
-        if presence is not None:
-            presence.connections = max(0, presence.connections - 1)
-            presence.save(update_fields=["connections", "updated_at"])
-            if presence.connections:
-                return
-            lobby_room_changed(table)
-        seat = Seat.objects.filter(table=table, user=user).first()
-        if seat is None or seat.disconnected:
-            return
-        seat.disconnected = True
-        seat.save(update_fields=["disconnected"])
-        notify_table(table, "disconnected", {"seat": seat.number})
-        if seat.in_hand:
-            hand_protect_disconnected(table, seat, now=timezone.now())
-
-
-def _is_disconnected(table_id: int, user_id: int) -> bool:
-    """Known to have no open connection to this table (sitting down normally happens over one)."""
-    return Presence.objects.filter(table_id=table_id, user_id=user_id, connections=0).exists()
 
 
 def _my_seat(table, user) -> Seat:

@@ -6,19 +6,52 @@ import pytest
 from django.utils import timezone
 
 from holdem import engine
-from holdem.models import Table
-from holdem.services import deadlines_fire_due, room_create, table_act, table_sit
+from holdem.models import ClockBeat, Table
+from holdem.services import connection_close, connection_open, deadlines_fire_due, room_create, table_act, table_sit
+from holdem.services.clock import DEADLINES_CLOCK
+from holdem.services.presence import process_beat
+
+TEST_PROCESS = "tests-web-process"
 
 
 class Clock:
-    """Test time: deadlines fire only when the test moves the clock past them."""
+    """Test time: deadlines fire only when the test moves the clock past them. The test's own web
+    process (the `sockets` fixture) beats at every step, so its sockets stay alive."""
 
     def __init__(self):
         self.now = timezone.now()
 
     def advance(self, seconds: float):
         self.now += timedelta(seconds=seconds)
+        process_beat(process_key=TEST_PROCESS, now=self.now)
+        clock_ran_until(self.now)
         return deadlines_fire_due(self.now)
+
+
+def clock_ran_until(now):
+    """The deadline clock ran every second up to `now` (a jump of test time is not downtime)."""
+    ClockBeat.objects.update_or_create(name=DEADLINES_CLOCK, defaults={"ran_at": now - timedelta(seconds=1)})
+
+
+class Sockets:
+    """Websockets opened and closed as the consumers do, from one live web process."""
+
+    def __init__(self):
+        self.opened = 0
+
+    def open(self, table, user) -> str:
+        self.opened += 1
+        channel = f"test.socket.{self.opened}"
+        connection_open(process_key=TEST_PROCESS, channel_name=channel, user=user, table_id=table.pk)
+        return channel
+
+    def close(self, channel: str, table, user) -> None:
+        connection_close(channel_name=channel, user=user, table_id=table.pk)
+
+
+@pytest.fixture
+def sockets(db):
+    return Sockets()
 
 
 @pytest.fixture
@@ -72,7 +105,7 @@ def play_out(table, users, rng=None, choose=None):
             # Mostly modest sizes (play continues), sometimes anything up to the maximum.
             top = legal.max_to if rng.random() < 0.2 else min(legal.max_to, legal.min_to * 3)
             amount = rng.randint(legal.min_to, top)
-        table_act(table_id=table.pk, user=users[legal.seat], action=action, amount=amount, action_id=f"a{steps}")
+        table_act(table_id=table.pk, user=users[legal.seat], action=action, amount=amount, action_id=f"h{table.hands_played}-a{steps}")
         steps += 1
         assert steps < 500
     return steps

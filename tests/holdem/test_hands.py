@@ -14,8 +14,8 @@ fold_or_check = lambda legal: "check" if "check" in legal.actions else "fold"  #
 
 def test_countdown_end_deals_a_hand_with_blinds_button_and_stored_deck(seated, clock):
     table, users = seated("nl50", seats=(1, 4, 7))
-    assert clock.advance(29) == {"hands_started": 0, "timeouts": 0}
-    assert clock.advance(2) == {"hands_started": 1, "timeouts": 0}
+    assert clock.advance(29) == {"hands_started": 0, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0}
+    assert clock.advance(2) == {"hands_started": 1, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0}
     state = current(table)
     assert set(state.seats) == {1, 4, 7}
     assert state.button in (1, 4, 7)  # RULES.md 3: drawn at random among the players
@@ -121,8 +121,8 @@ def test_a_late_or_repeated_timeout_is_a_no_op(seated, clock):
     state = current(table)
     table_act(table_id=table.pk, user=users[state.to_act], action="call")
     # The player acted: the deadline moved on, so an old deadline firing changes nothing.
-    assert clock.advance(59) == {"hands_started": 0, "timeouts": 0}  # the first deadline has passed
-    assert clock.advance(0) == {"hands_started": 0, "timeouts": 0}  # and firing again changes nothing
+    assert clock.advance(59) == {"hands_started": 0, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0}  # the first deadline has passed
+    assert clock.advance(0) == {"hands_started": 0, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0}  # and firing again changes nothing
     assert clock.advance(2)["timeouts"] == 1  # the next player's own 60 seconds ran out
 
 
@@ -179,33 +179,27 @@ def test_winner_of_an_uncontested_hand_may_show(seated, clock):
     assert record.shown[str(winner)] == list(state.player(winner).hole)
 
 
-def test_a_disconnected_player_is_removed_at_the_end_in_check_fold_rooms(seated, clock):
+def test_a_disconnected_player_is_removed_at_the_end_in_check_fold_rooms(seated, clock, sockets):
     # RULES.md 5 check_fold: still disconnected when the game ends -> removed, chips back.
-    from holdem.services import presence_connect, presence_disconnect
-
     table, users = seated("nl50", seats=(0, 1, 2))
-    for user in users.values():
-        presence_connect(table_id=table.pk, user=user)
+    tabs = {number: sockets.open(table, user) for number, user in users.items()}
     clock.advance(31)
-    presence_disconnect(table_id=table.pk, user=users[2])
+    sockets.close(tabs[2], table, users[2])
     assert current(table).player(2).folded is False  # stays in the hand
     play_out(table, users, choose=fold_or_check)
     assert not Seat.objects.filter(user=users[2]).exists()
     chips_everywhere()
 
 
-def test_all_in_protection_twice_a_day_then_fold(seated, clock):
+def test_all_in_protection_twice_a_day_then_fold(seated, clock, sockets):
     # RULES.md 5 all_in_protection: at most 2 protections per 24 hours, then folded.
-    from holdem.services import presence_connect, presence_disconnect
-
     table, users = seated("fl20", seats=(0, 1, 2), buy_in=1_000)
     outcomes = []
     for _ in range(3):
-        for user in users.values():
-            presence_connect(table_id=table.pk, user=user)
+        tabs = {number: sockets.open(table, user) for number, user in users.items()}
         clock.advance(31)
         victim = 2
-        presence_disconnect(table_id=table.pk, user=users[victim])
+        sockets.close(tabs[victim], table, users[victim])
         after = current(table)
         outcomes.append("protected" if after and after.player(victim).protected else "folded")
         if after is not None:

@@ -8,7 +8,6 @@ from casino.accounts.models import LedgerEntry, LedgerKind
 from holdem.errors import TableError
 from holdem.models import Seat
 from holdem.services import (
-    presence_connect,
     table_leave,
     table_post,
     table_sit,
@@ -213,15 +212,13 @@ def test_sit_out_and_sit_in_are_refused_when_they_make_no_sense(seated):
         table_sit_out(table_id=table.pk, user=users[0])
 
 
-def test_presence_marks_disconnected_players(seated):
-    from holdem.services import presence_disconnect
-
+def test_presence_marks_disconnected_players(seated, sockets):
     table, users = seated("nl50", seats=(0, 1))
-    presence_connect(table_id=table.pk, user=users[0])
-    presence_connect(table_id=table.pk, user=users[0])  # a second tab
-    presence_disconnect(table_id=table.pk, user=users[0])
+    first = sockets.open(table, users[0])
+    second = sockets.open(table, users[0])  # a second tab
+    sockets.close(first, table, users[0])
     assert not Seat.objects.get(user=users[0]).disconnected  # one tab is still open
-    presence_disconnect(table_id=table.pk, user=users[0])
+    sockets.close(second, table, users[0])
     assert Seat.objects.get(user=users[0]).disconnected
-    presence_connect(table_id=table.pk, user=users[0])
+    sockets.open(table, users[0])
     assert not Seat.objects.get(user=users[0]).disconnected

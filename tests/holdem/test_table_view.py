@@ -3,7 +3,7 @@ import pytest
 
 from holdem import engine
 from holdem.selectors import private_part, public_table, table_view_for
-from holdem.services import presence_connect, presence_disconnect, table_act, table_sit, table_sit_out
+from holdem.services import table_act, table_sit, table_sit_out
 from tests.holdem.conftest import current
 
 pytestmark = pytest.mark.django_db
@@ -14,7 +14,7 @@ def states(table):
     return {s["number"]: s.get("state") for s in public_table(table)["seats"] if s["occupied"]}
 
 
-def test_seat_states_follow_the_game(seated, clock, make_player):
+def test_seat_states_follow_the_game(seated, clock, make_player, sockets):
     table, users = seated("classic", seats=(0, 1, 2), buy_in=None)
     assert set(states(table).values()) == {"waiting"}
     clock.advance(31)
@@ -31,10 +31,10 @@ def test_seat_states_follow_the_game(seated, clock, make_player):
     pusher = current(table).to_act
     table_act(table_id=table.pk, user=users[pusher], action="all_in")
     assert states(table)[pusher] == "all_in"
-    presence_connect(table_id=table.pk, user=users[folder])
-    presence_disconnect(table_id=table.pk, user=users[folder])
+    tab = sockets.open(table, users[folder])
+    sockets.close(tab, table, users[folder])
     assert states(table)[folder] == "disconnected"
-    presence_connect(table_id=table.pk, user=users[folder])
+    sockets.open(table, users[folder])
     while (state := current(table)) is not None:
         legal = engine.legal_actions(state)
         table_act(table_id=table.pk, user=users[state.to_act], action="call" if "call" in legal.actions else "check")

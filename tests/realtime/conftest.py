@@ -78,7 +78,16 @@ async def open_socket(path, user=None, cookie=None, origin=ORIGIN, name="socket"
 async def fire_clock(seconds):
     from holdem.services import deadlines_fire_due
 
-    return await database_sync_to_async(deadlines_fire_due)(timezone.now() + timedelta(seconds=seconds))
+    from tests.holdem.conftest import clock_ran_until
+
+    from holdem.heartbeat import PROCESS_KEY
+    from holdem.services.presence import process_beat
+
+    now = timezone.now() + timedelta(seconds=seconds)
+    await database_sync_to_async(clock_ran_until)(now)
+    # This test process serves the sockets; it is alive at `now` too.
+    await database_sync_to_async(process_beat)(process_key=PROCESS_KEY, now=now)
+    return await database_sync_to_async(deadlines_fire_due)(now)
 
 
 @pytest.fixture

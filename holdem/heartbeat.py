@@ -1,0 +1,112 @@
+"""The web process's heartbeat: once a second, for all the sockets this process holds.
+
+One beat costs one database write (this process is alive: its connections count, see
+holdem/services/presence.py), one read (the sequence number of each table watched here) and one
+Redis read (has the channel layer lost our groups?). With it, sockets that missed a broadcast are
+told the table moved on (`heartbeat` frames: the client asks for a snapshot), and sockets whose
+groups vanished with a Redis flush or restart join them again. docs/decisions.md, "Presence".
+"""
+import asyncio
+import logging
+import time
+import uuid
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+from holdem.models import Table
+from holdem.services.presence import PROCESS_BEAT_SECONDS, process_beat
+
+log = logging.getLogger(__name__)
+
+# This process, for as long as it lives (a restart is a new process: its old sockets expire).
+PROCESS_KEY = uuid.uuid4().hex
+# channels-redis forgets a group member after a day; joining again well before that keeps it.
+REJOIN_EVERY_SECONDS = 600
+
+
+def beat_and_read_seqs(table_ids: set[int]) -> dict[int, int]:
+    process_beat(process_key=PROCESS_KEY)
+    if not table_ids:
+        return {}
+    return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "seq"))
+
+
+class Heartbeat:
+    """The sockets of one event loop (one per Daphne process) and the task that beats for them."""
+
+    def __init__(self):
+        self.sockets = set()
+        self.task = None
+        # Table seqs read at the last beat, a second ago: an event that old which a socket has
+        # not seen was lost, not in flight.
+        self.settled_seqs: dict[int, int] = {}
+        self.redis = None
+        self.marker = f"casino:layer:{PROCESS_KEY}"
+        self.joined_at = time.monotonic()
+
+    def add(self, socket) -> None:
+        self.sockets.add(socket)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self.run())
+
+    def discard(self, socket) -> None:
+        self.sockets.discard(socket)
+
+    def settled_seq(self, table_id: int) -> int | None:
+        return self.settled_seqs.get(table_id)
+
+    async def run(self) -> None:
+        while self.sockets:
+            started = time.monotonic()
+            try:
+                await self.beat()
+            except Exception:  # a database or Redis outage must not stop the heartbeat for good
+                log.exception("web process heartbeat failed")
+            await asyncio.sleep(max(0.05, PROCESS_BEAT_SECONDS - (time.monotonic() - started)))
+        if self.redis is not None:
+            await self.redis.aclose()
+            self.redis = None
+
+    async def beat(self) -> None:
+        table_ids = {s.table_id for s in self.sockets if s.table_id is not None}
+        seqs = await database_sync_to_async(beat_and_read_seqs)(table_ids)
+        if await self.layer_lost() or time.monotonic() - self.joined_at > REJOIN_EVERY_SECONDS:
+            self.joined_at = time.monotonic()
+            for socket in list(self.sockets):
+                await socket.rejoin_groups()
+        for socket in list(self.sockets):
+            settled = self.settled_seqs.get(socket.table_id)
+            if settled is not None and socket.last_seq < settled:
+                await socket.send_json({"type": "heartbeat", "seq": settled})
+        self.settled_seqs = seqs
+
+    async def layer_lost(self) -> bool:
+        """True once after Redis lost our marker key (flushed or restarted): groups went with it."""
+        if not settings.REDIS_URL:
+            return False
+        import redis.asyncio
+
+        if self.redis is None:
+            self.redis = redis.asyncio.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+            await self.redis.set(self.marker, "1")
+            return False
+        if await self.redis.exists(self.marker):
+            return False
+        await self.redis.set(self.marker, "1")
+        log.warning("the channel layer lost this process's groups (Redis flushed or restarted); joining again")
+        return True
+
+
+_heartbeats: dict[asyncio.AbstractEventLoop, Heartbeat] = {}
+
+
+def heartbeat() -> Heartbeat:
+    """The heartbeat of the running event loop (Daphne has one; tests may run several)."""
+    loop = asyncio.get_running_loop()
+    beat = _heartbeats.get(loop)
+    if beat is None:
+        for old in [l for l in _heartbeats if l.is_closed()]:
+            del _heartbeats[old]
+        beat = _heartbeats[loop] = Heartbeat()
+    return beat

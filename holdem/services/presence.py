@@ -1,0 +1,112 @@
+"""Who is connected: one row per open websocket, owned by a web process that beats every second.
+
+A connection counts only while its process is alive, so a crash, a SIGKILL or a deploy leaves no
+ghost: the sweeper (`connections_expire`, run by the deadline clock) drops the rows of a process
+that stopped beating and marks seated players with no live socket left as disconnected
+(RULES.md 5). docs/decisions.md has the design.
+"""
+import logging
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from holdem.locks import table_lock
+from holdem.models import PROCESS_EXPIRY_SECONDS, Connection, Seat, WebProcess
+from holdem.services.hands import hand_protect_disconnected
+from holdem.services.notify import lobby_room_changed, notify_table
+
+log = logging.getLogger(__name__)
+
+PROCESS_BEAT_SECONDS = 1
+# Open sockets one user may hold across the site; the oldest beyond this is closed.
+MAX_SOCKETS_PER_USER = 5
+
+
+def live_cutoff(now=None):
+    return (now or timezone.now()) - timedelta(seconds=PROCESS_EXPIRY_SECONDS)
+
+
+def live_connections():
+    """Connections whose web process is alive."""
+    return Connection.objects.filter(process__seen_at__gte=live_cutoff())
+
+
+def process_beat(*, process_key: str, now=None) -> None:
+    """The web process `process_key` is alive (one write a second per process)."""
+    now = now or timezone.now()
+    updated = WebProcess.objects.filter(key=process_key).update(seen_at=now)
+    if not updated:
+        WebProcess.objects.get_or_create(key=process_key, defaults={"started_at": now, "seen_at": now})
+
+
+def connection_open(*, process_key: str, channel_name: str, user, table_id: int | None = None, now=None) -> list[str]:
+    """A websocket opened. Returns the channel names of the user's oldest sockets beyond
+    MAX_SOCKETS_PER_USER, for the caller to close."""
+    now = now or timezone.now()
+    process_beat(process_key=process_key, now=now)
+    process = WebProcess.objects.get(key=process_key)
+    with transaction.atomic():
+        if table_id is not None:
+            table = table_lock(table_id)
+            already_here = live_connections().filter(table=table, user=user).exists()
+        Connection.objects.create(process=process, user=user, table_id=table_id, channel_name=channel_name, opened_at=now)
+        if table_id is not None:
+            if not already_here:
+                lobby_room_changed(table)
+            seat = Seat.objects.filter(table=table, user=user).first()
+            if seat is not None and seat.disconnected:
+                seat.disconnected = False
+                seat.save(update_fields=["disconnected"])
+                notify_table(table, "reconnected", {"seat": seat.number})
+    mine = list(live_connections().filter(user=user).order_by("-opened_at", "-pk").values_list("channel_name", flat=True))
+    return mine[MAX_SOCKETS_PER_USER:]
+
+
+def connection_close(*, channel_name: str, user, table_id: int | None = None) -> None:
+    """A websocket closed; when it was the user's last live one at the table, the seat is marked
+    disconnected and the room's disconnect rule applies (RULES.md 5)."""
+    with transaction.atomic():
+        if table_id is None:
+            Connection.objects.filter(channel_name=channel_name).delete()
+            return
+        table = table_lock(table_id)
+        Connection.objects.filter(channel_name=channel_name).delete()
+        _left_if_gone(table, user.pk)
+
+
+def connections_expire(now=None) -> int:
+    """Drop the connections of web processes that stopped beating; players with no live socket
+    left at their table are disconnected. Idempotent; the deadline clock runs it."""
+    cutoff = live_cutoff(now)
+    dead = list(WebProcess.objects.filter(seen_at__lt=cutoff).values_list("pk", flat=True))
+    if not dead:
+        return 0
+    pairs = set(Connection.objects.filter(process_id__in=dead, table__isnull=False).values_list("table_id", "user_id"))
+    dropped = 0
+    for table_id, user_id in sorted(pairs):
+        with transaction.atomic():
+            table = table_lock(table_id)
+            dropped += Connection.objects.filter(process_id__in=dead, table=table, user_id=user_id).delete()[0]
+            _left_if_gone(table, user_id)
+    with transaction.atomic():
+        dropped += Connection.objects.filter(process_id__in=dead).delete()[0]
+        WebProcess.objects.filter(pk__in=dead, seen_at__lt=cutoff).delete()
+    if dropped:
+        log.info("dropped %s connections of %s dead web processes", dropped, len(dead))
+    return dropped
+
+
+def _left_if_gone(table, user_id: int) -> None:
+    """The caller holds the table lock and has removed a connection of `user_id` here."""
+    if live_connections().filter(table=table, user_id=user_id).exists():
+        return
+    lobby_room_changed(table)
+    seat = Seat.objects.filter(table=table, user_id=user_id).select_related("user").first()
+    if seat is None or seat.disconnected:
+        return
+    seat.disconnected = True
+    seat.save(update_fields=["disconnected"])
+    notify_table(table, "disconnected", {"seat": seat.number})
+    if seat.in_hand:
+        hand_protect_disconnected(table, seat, now=timezone.now())

@@ -1,0 +1,74 @@
+"""What every websocket of the site does besides its own frames: it is counted (presence, at most
+MAX_SOCKETS_PER_USER per user), it beats with its process, and it closes when its session ends.
+
+Close codes (docs/protocol.md): 4401 the session signed out or is no longer valid; 4008 this user
+opened more sockets than allowed and this was the oldest.
+"""
+import json
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from casino.accounts.sessions import session_is_valid, session_tag
+from holdem.broadcast import user_group
+from holdem.heartbeat import PROCESS_KEY, heartbeat
+from holdem.services.presence import connection_close, connection_open
+
+CLOSE_SIGNED_OUT = 4401
+CLOSE_TOO_MANY_SOCKETS = 4008
+
+
+class TrackedConsumer(AsyncWebsocketConsumer):
+    table_id: int | None = None
+
+    async def open_tracked(self, groups: list[str]) -> None:
+        """Join `groups` and the user's own, accept, and count this socket."""
+        self.groups_joined = [*groups, user_group(self.user.pk)]
+        self.tracked = False
+        self.revoked = False
+        self.last_seq = 0
+        session = self.scope.get("session")
+        self.session_key = session.session_key if session is not None else None
+        await self.rejoin_groups()
+        await self.accept()
+        evicted = await database_sync_to_async(connection_open)(
+            process_key=PROCESS_KEY, channel_name=self.channel_name, user=self.user, table_id=self.table_id
+        )
+        self.tracked = True
+        heartbeat().add(self)
+        for channel in evicted:
+            await self.channel_layer.send(channel, {"type": "connection.evict"})
+
+    async def close_tracked(self) -> None:
+        if not getattr(self, "tracked", False):
+            return
+        self.tracked = False
+        heartbeat().discard(self)
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        await database_sync_to_async(connection_close)(channel_name=self.channel_name, user=self.user, table_id=self.table_id)
+
+    async def rejoin_groups(self) -> None:
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def auth_check(self, event) -> None:
+        """Sign-out, password change or deactivation of this user (casino/accounts/sessions.py)."""
+        if event.get("ended_session") == session_tag(self.session_key) or not await database_sync_to_async(
+            session_is_valid
+        )(session_key=self.session_key, user_id=self.user.pk):
+            await self.revoke(CLOSE_SIGNED_OUT, "you signed out; sign in again to play")
+
+    async def connection_evict(self, event) -> None:
+        await self.revoke(CLOSE_TOO_MANY_SOCKETS, "too many open connections; this one, the oldest, was closed")
+
+    async def revoke(self, code: int, message: str) -> None:
+        """Refuse every later frame, say why, and close."""
+        if self.revoked:
+            return
+        self.revoked = True
+        await self.send_json({"type": "error", "code": "closed", "message": message})
+        await self.close(code=code)
+
+    async def send_json(self, payload: dict) -> None:
+        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
