@@ -69,6 +69,7 @@ class TrackedConsumer(AsyncWebsocketConsumer):
         self.revoked = True
         await self.send_json({"type": "error", "code": "closed", "message": message})
         await self.close(code=code)
+        await self.close_tracked()  # counted as gone now, not when the client acknowledges
 
     async def send_json(self, payload: dict) -> None:
         await self.send(text_data=json.dumps(payload, separators=(",", ":")))

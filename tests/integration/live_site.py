@@ -1,0 +1,176 @@
+"""The site for real, to attack it: Daphne processes started as the product starts them
+(bin/daphne-serve), on the test PostgreSQL and Redis, killed and restarted at will; players on
+real websockets who behave as the browser client does (a `heartbeat` ahead of them, or a gap,
+and they ask for a snapshot); and the deadline clock ticking beside them as beat would.
+"""
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from django.db import close_old_connections, connection
+
+from tests.integration.daphne_serve import ROOT, database_url, free_port, session_cookie, wait_healthy
+
+__all__ = ["ROOT", "Clock", "LiveServer", "Player", "session_cookie", "wait_until"]
+
+
+def wait_until(condition, seconds: float, step: float = 0.2) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(step)
+    return False
+
+
+class LiveServer:
+    """One Daphne serving the site in services mode (Redis channel layer, no in-process clock)."""
+
+    def __init__(self, redis_url: str, secret_key: str, extra_args=(), database=None):
+        self.port = free_port()
+        self.extra_args = list(extra_args)
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CASINO_"))}
+        self.env.update(
+            DATABASE_URL=database or database_url(),
+            REDIS_URL=redis_url,
+            DJANGO_SECRET_KEY=secret_key,
+            DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+            DJANGO_DEBUG="false",
+            DJANGO_SECURE_SSL_REDIRECT="false",
+            DJANGO_SECURE_COOKIES="false",
+            DJANGO_HSTS_SECONDS="0",
+            DJANGO_LOG_LEVEL="WARNING",
+            DJANGO_CONN_HEALTH_CHECKS="true",
+        )
+        self.process = None
+        self.log = None
+
+    def start(self) -> "LiveServer":
+        self.log = tempfile.TemporaryFile("w+")
+        self.process = subprocess.Popen(
+            [str(ROOT / "bin/daphne-serve"), *self.extra_args, "--bind", "127.0.0.1", "--port", str(self.port),
+             "casino.asgi:application"],
+            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT, text=True,
+        )
+        wait_healthy(self.port, self.process, self.log)
+        return self
+
+    def kill(self) -> None:
+        """SIGKILL: no disconnect handler runs, nothing is cleaned up."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read()
+
+
+class Clock:
+    """The deadline clock as Celery beat runs it: deadlines_fire_due every half second."""
+
+    def __init__(self):
+        self.running = True
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self):
+        from holdem.services import deadlines_fire_due
+
+        try:
+            while self.running:
+                try:
+                    deadlines_fire_due()
+                finally:
+                    close_old_connections()
+                time.sleep(0.5)
+        finally:
+            connection.close()
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.running = False
+        self.thread.join(5)
+
+
+class Player:
+    """A websocket tab that keeps reading: like static/js/table.js it tracks the table's `seq`
+    and asks for a snapshot when a `heartbeat` (or an event) shows it missed something."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.ws = None
+        self.frames = []
+        self.seq = None
+        self.reader = None
+        self.closed_with = None
+
+    async def connect(self, port: int, path: str, cookie: str, origin: str | None = None):
+        import websockets
+
+        self.ws = await websockets.connect(
+            f"ws://127.0.0.1:{port}{path}",
+            additional_headers={"Cookie": f"sessionid={cookie}"},
+            origin=origin or f"http://127.0.0.1:{port}",
+            max_size=2**22,
+        )
+        self.reader = asyncio.get_running_loop().create_task(self.read())
+        await self.until(lambda f: f["type"] in ("snapshot", "lobby"))
+        return self
+
+    async def read(self):
+        import websockets
+
+        try:
+            async for text in self.ws:
+                frame = json.loads(text)
+                self.frames.append(frame)
+                if frame["type"] == "snapshot":
+                    self.seq = frame["seq"]
+                elif frame["type"] == "event":
+                    if self.seq is not None and frame["seq"] > self.seq + 1:
+                        await self.ws.send(json.dumps({"type": "snapshot"}))
+                    self.seq = max(self.seq or 0, frame["seq"])
+                elif frame["type"] == "heartbeat" and self.seq is not None and frame["seq"] > self.seq:
+                    await self.ws.send(json.dumps({"type": "snapshot"}))
+        except websockets.ConnectionClosed as closed:
+            self.closed_with = closed.rcvd.code if closed.rcvd else None
+        if self.closed_with is None and self.ws.close_code is not None:
+            self.closed_with = self.ws.close_code
+
+    async def until(self, predicate, timeout: float = 10, start: int = 0):
+        """The first frame from index `start` on that matches, waiting for it up to `timeout`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for frame in self.frames[start:]:
+                if predicate(frame):
+                    return frame
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{self.name}: no matching frame in {timeout} s; last {self.frames[-3:]}")
+            await asyncio.sleep(0.05)
+
+    async def request(self, frame: dict, timeout: float = 10):
+        mark = len(self.frames)
+        await self.ws.send(json.dumps(frame))
+        return await self.until(lambda f: f["type"] in ("ok", "error"), timeout, start=mark)
+
+    async def close(self):
+        await self.ws.close()
+        if self.reader is not None:
+            await asyncio.wait([self.reader], timeout=5)
