@@ -174,3 +174,74 @@ class Player:
         await self.ws.close()
         if self.reader is not None:
             await asyncio.wait([self.reader], timeout=5)
+
+
+class TcpProxy:
+    """A TCP relay to PostgreSQL that can be cut, to take the database away from a server."""
+
+    def __init__(self, target_port: int = 5432):
+        import socket
+
+        self.target = ("127.0.0.1", target_port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.up = True
+        self.pairs = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self.accept_forever, daemon=True).start()
+
+    def accept_forever(self):
+        import socket
+
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.up:
+                client.close()  # the database is "down": refused at once
+                continue
+            try:
+                upstream = socket.create_connection(self.target)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.pairs.append((client, upstream))
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def pump(source, sink):
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                try:
+                    end.close()
+                except OSError:
+                    pass
+
+    def cut(self):
+        """Every open connection dies and new ones are refused."""
+        import socket
+
+        self.up = False
+        with self.lock:
+            pairs, self.pairs = self.pairs, []
+        for pair in pairs:
+            for end in pair:
+                try:
+                    end.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def restore(self):
+        self.up = True
+
+    def close(self):
+        self.cut()
+        self.listener.close()

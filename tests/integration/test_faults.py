@@ -13,13 +13,14 @@ import redis
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.conf import settings as django_settings
+from django.db import connection
 from django.utils import timezone
 
 from casino.accounts.audit import audit_chips
 from holdem import engine
 from holdem.models import Connection, HandAction, Seat, Table
 from holdem.services import room_create, table_act
-from tests.integration.live_site import ROOT, Clock, LiveServer, Player, session_cookie, wait_until
+from tests.integration.live_site import ROOT, Clock, LiveServer, Player, TcpProxy, session_cookie, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -226,4 +227,39 @@ def test_a_half_open_client_is_disconnected_by_the_ping_timeout_once(servers, ma
     assert bob_seat.disconnected
     # RULES.md 5: the protection (or fold) for the disconnect is applied exactly once.
     assert HandAction.objects.filter(user=bob, source="disconnect").count() == 1
+    assert audit_chips().ok
+
+
+def test_a_database_outage_answers_acts_with_a_retryable_error_and_keeps_the_socket(servers, make_player):
+    # Issue 10.6: before, the driver's exception closed the socket (1011) with a traceback.
+    table = room_create(name="blackout", preset="nl50", turn_seconds=60)
+    alice, bob = make_player("alice"), make_player("bob")
+    cookies = [session_cookie(user) for user in (alice, bob)]
+    proxy = TcpProxy()
+    db = connection.settings_dict
+    server = servers(database=f"postgres://{db['USER']}@127.0.0.1:{proxy.port}/{db['NAME']}")
+
+    async def scenario():
+        a, b = await sit_two(server, table, cookies[0], cookies[1])
+        await database_sync_to_async(start_hand_now)(table.pk)
+        with Clock():
+            await a.until(lambda f: f["type"] == "event" and f["event"]["kind"] == "hand", timeout=10)
+        seat, token = await database_sync_to_async(to_act)(table.pk)
+        actor = {0: a, 1: b}[seat]
+        before = await database_sync_to_async(table_seq)(table.pk)
+        proxy.cut()
+        answer = await actor.request({"type": "act", "action": "call", "action_id": "during", "turn": token})
+        assert answer["type"] == "error" and answer["code"] == "unavailable" and answer["retry"] is True, answer
+        assert actor.closed_with is None and actor.ws.close_code is None  # the socket stays open
+        assert await database_sync_to_async(table_seq)(table.pk) == before  # nothing was applied
+        proxy.restore()
+        answer = await actor.request({"type": "act", "action": "call", "action_id": "during", "turn": token})
+        assert answer["type"] == "ok" and answer["repeated"] is False, answer
+        for p in (a, b):
+            await p.close()
+
+    try:
+        async_to_sync(scenario)()
+    finally:
+        proxy.close()
     assert audit_chips().ok
