@@ -1,7 +1,7 @@
 // The lobby: the room list kept live over ws/lobby/ (a `lobby` frame replaces the list, a `room`
 // frame updates one room). Join/Watch are plain form POSTs to /tables/<id>/enter/.
 
-import { LiveSocket, socketUrl } from "./socket.js";
+import { CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS, LiveSocket, socketUrl } from "./socket.js";
 import { STRUCTURE_NAMES, chips, el } from "./format.js";
 
 const list = document.getElementById("room-list");
@@ -104,6 +104,10 @@ const socket = new LiveSocket(socketUrl("/ws/lobby/"), {
     else if (status === "reconnecting") {
       const seconds = detail.inMs ? Math.max(1, Math.round(detail.inMs / 1000)) : 0;
       setStatus("reconnecting", seconds ? `Connection lost, reconnecting in ${seconds}s…` : "Reconnecting…");
+    } else if (status === "stopped" && detail.code === CLOSE_SIGNED_OUT) {
+      setStatus("stopped", "Signed out · sign in again");
+    } else if (status === "stopped" && detail.code === CLOSE_TOO_MANY_SOCKETS) {
+      setStatus("stopped", "Open in too many tabs · reload to follow the lobby here");
     }
   },
 });

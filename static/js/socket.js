@@ -3,7 +3,14 @@
 
 const FIRST_DELAY_MS = 500;
 const MAX_DELAY_MS = 15000;
-const PING_EVERY_MS = 25000;
+const PING_EVERY_MS = 10000;
+// No frame at all (not even a pong) for this long: the connection is dead even if the browser
+// has not noticed (a half-open TCP connection after a network change); reconnect.
+const SILENCE_LIMIT_MS = 2 * PING_EVERY_MS + 5000;
+// Close codes after which reconnecting would not help (docs/protocol.md).
+export const CLOSE_SIGNED_OUT = 4401;
+export const CLOSE_TOO_MANY_SOCKETS = 4008;
+const FINAL_CLOSES = new Set([CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS]);
 
 /** The socket URL on this page's own origin: wss on https pages, ws otherwise. */
 export function socketUrl(path) {
@@ -14,7 +21,8 @@ export function socketUrl(path) {
 export class LiveSocket {
   /**
    * onFrame(frame) gets every JSON frame; onStatus(status, detail) gets "connecting", "open",
-   * "reconnecting" (detail: {inMs, attempt, code}) and "stopped".
+   * "reconnecting" (detail: {inMs, attempt, code}) and "stopped" (detail: {code} when the
+   * server ended the connection for good: signed out, or too many tabs).
    */
   constructor(url, { onFrame, onStatus, onOpen } = {}) {
     this.url = url;
@@ -27,6 +35,7 @@ export class LiveSocket {
     this.retryTimer = null;
     this.pingTimer = null;
     this.everOpened = false;
+    this.lastFrameAt = 0;
     window.addEventListener("online", () => this.reconnectNow());
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible" && !this.isOpen()) this.reconnectNow();
@@ -54,12 +63,14 @@ export class LiveSocket {
       this.attempt = 0;
       this.everOpened = true;
       this.onStatus("open", {});
+      this.lastFrameAt = Date.now();
       this.onOpen();
       clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_EVERY_MS);
+      this.pingTimer = setInterval(() => this.keepAlive(ws), PING_EVERY_MS);
     });
     ws.addEventListener("message", (message) => {
       if (this.ws !== ws) return;
+      this.lastFrameAt = Date.now();
       let frame;
       try {
         frame = JSON.parse(message.data);
@@ -72,8 +83,24 @@ export class LiveSocket {
       if (this.ws !== ws) return;
       clearInterval(this.pingTimer);
       this.ws = null;
-      if (!this.stopped) this.scheduleRetry(event.code);
+      if (FINAL_CLOSES.has(event.code)) {
+        this.stopped = true;
+        this.onStatus("stopped", { code: event.code });
+      } else if (!this.stopped) this.scheduleRetry(event.code);
     });
+  }
+
+  /** Ping, and give up on a connection that has said nothing for too long. */
+  keepAlive(ws) {
+    if (this.ws !== ws) return;
+    if (Date.now() - this.lastFrameAt > SILENCE_LIMIT_MS) {
+      clearInterval(this.pingTimer);
+      this.ws = null;
+      ws.close();
+      this.scheduleRetry(0);
+      return;
+    }
+    this.send({ type: "ping" });
   }
 
   scheduleRetry(code) {

@@ -7,7 +7,7 @@ import { cardFace, cardsInWords } from "./cards.js";
 import { centerMessage, renderBoard, renderPots, renderSeats } from "./felt.js";
 import { STRUCTURE_NAMES, categoryName, chips, el, signedChips } from "./format.js";
 import { engineLines, tableLines } from "./log.js";
-import { LiveSocket, socketUrl } from "./socket.js";
+import { CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS, LiveSocket, socketUrl } from "./socket.js";
 
 const LOG_LIMIT = 80;
 const PENDING_TIMEOUT_MS = 6000;
@@ -180,6 +180,12 @@ class TableApp {
       case "event":
         this.applyEvent(frame);
         break;
+      case "heartbeat":
+      case "pong":
+        // The table's seq as the server knew it a second ago: behind it, we missed an event
+        // (a lost broadcast, a Redis restart) and the whole view is fetched again.
+        if (this.seq !== null && typeof frame.seq === "number" && frame.seq > this.seq) this.askSnapshotNow();
+        return;
       case "you":
         if (typeof frame.seq === "number" && frame.seq >= this.youSeq && frame.you) {
           this.you = frame.you;
@@ -281,6 +287,10 @@ class TableApp {
     else if (status === "reconnecting") {
       const seconds = detail && detail.inMs ? Math.max(1, Math.round(detail.inMs / 1000)) : 0;
       text.textContent = seconds ? `Connection lost · reconnecting in ${seconds}s` : "Reconnecting…";
+    } else if (status === "stopped" && detail && detail.code === CLOSE_SIGNED_OUT) {
+      text.textContent = "Signed out · sign in again to play";
+    } else if (status === "stopped" && detail && detail.code === CLOSE_TOO_MANY_SOCKETS) {
+      text.textContent = "Open in too many tabs · reload to play here";
     } else text.textContent = "Offline";
     if (wasConnected !== this.connected) {
       if (!this.connected) this.clearPending();
