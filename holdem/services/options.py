@@ -56,6 +56,18 @@ def room_problems(table) -> dict[str, str]:
             problems["small_bet"] = "The small blind (half the lower stake) would be below 1 chip (RULES.md 7)."
         if table.small_bet and table.big_bet != 2 * table.small_bet:
             problems["big_bet"] = "The higher stake must be twice the lower stake (RULES.md 1)."
+        if table.small_bet and table.small_bet // 2 >= 1:
+            # RULES.md 1 and 7 [003]: the blinds follow from the lower stake.
+            if table.small_blind != table.small_bet // 2:
+                problems["small_blind"] = (
+                    f"In fixed limit the small blind is half the lower stake, rounded down: {table.small_bet // 2:,}."
+                )
+            if table.big_blind != table.small_bet:
+                problems["big_blind"] = f"In fixed limit the big blind is the lower stake: {table.small_bet:,}."
+            if table.min_buy_in < 10 * table.small_bet:
+                problems["min_buy_in"] = (
+                    f"The minimum buy-in is at least 10 lower stakes here: {10 * table.small_bet:,} (RULES.md 1)."
+                )
     if table.blinds == Blinds.FIXED:
         if table.small_blind < 1:
             problems["small_blind"] = "The small blind must be at least 1 chip."

@@ -75,3 +75,42 @@ def test_closing_during_a_hand_lets_it_finish_then_closes(seated, clock):
     clock.advance(60)
     assert current(table) is None  # no new hand starts
     chips_everywhere()
+
+
+@pytest.mark.parametrize(
+    "options, field",
+    [
+        ({}, "small_blind"),  # the model's 50/100 blinds left in place
+        ({"small_blind": 10, "big_blind": 40}, "big_blind"),
+        ({"small_blind": 10, "big_blind": 20, "min_buy_in": 199}, "min_buy_in"),
+    ],
+)
+def test_a_fixed_limit_room_made_by_hand_must_follow_its_lower_stake(options, field):
+    # RULES.md 1 and 7 [003]: small blind = half the lower stake (rounded down), big blind = the
+    # lower stake, big bet = twice it, minimum buy-in at least 10 lower stakes.
+    values = {"structure": "fixed_limit", "small_bet": 20, "big_bet": 40, "min_buy_in": 200, **options}
+    with pytest.raises(ValidationError) as refused:
+        room_create(name="hand made", **values)
+    assert field in refused.value.message_dict
+    assert not Table.objects.filter(name="hand made").exists()
+    room_create(name="hand made", structure="fixed_limit", small_bet=20, big_bet=40, small_blind=10, big_blind=20,
+                min_buy_in=200)
+    odd = room_create(name="odd stake", structure="fixed_limit", small_bet=25, big_bet=50, small_blind=12,
+                      big_blind=25, min_buy_in=250)
+    assert (odd.small_blind, odd.big_blind) == (12, 25)  # rounded down
+
+
+def test_the_admin_form_names_the_wrong_fixed_limit_field():
+    from holdem.admin import TableForm
+
+    data = {
+        "name": "admin fl", "status": "open", "seats": 10, "structure": "fixed_limit", "blinds": "fixed",
+        "small_blind": 50, "big_blind": 100, "dynamic_blind_percent": 10, "small_bet": 20, "big_bet": 40,
+        "min_raise": "full", "min_buy_in": 200, "entry": "wait_or_post", "disconnect": "all_in_protection",
+        "turn_seconds": 60, "countdown_seconds": 30, "countdown_full_seconds": 10, "rake_percent": "0",
+        "auto_muck": True,
+    }
+    form = TableForm(data=data)
+    assert not form.is_valid()
+    assert "half the lower stake" in form.errors["small_blind"][0]
+    assert "the lower stake" in form.errors["big_blind"][0]
