@@ -189,9 +189,17 @@ def category(value: int) -> str:
     return CATEGORIES[value >> _CATEGORY_SHIFT]
 
 
+def hand_name(value: int) -> str:
+    """What a player calls the hand: its category, except that the ace-high straight flush is a
+    "royal flush" (RULES.md 4: the highest straight flush)."""
+    if value >> _CATEGORY_SHIFT == STRAIGHT_FLUSH and value >> 16 & 15 == 12:
+        return "royal flush"
+    return category(value)
+
+
 @dataclass(frozen=True)
 class BestHand:
-    """The best five cards of a hand: its value, category name and the five codes."""
+    """The best five cards of a hand: its value, name ("royal flush", "one pair") and the codes."""
 
     value: int
     category: str
@@ -220,5 +228,4 @@ def best_five(cards) -> BestHand:
         card = next(card for card in pool if card >> SUIT_BITS == rank_key)
         pool.remove(card)
         chosen.append(card_code(card))
-    return BestHand(value=value, category=CATEGORIES[value >> _CATEGORY_SHIFT],
-                    cards=tuple(chosen))
+    return BestHand(value=value, category=hand_name(value), cards=tuple(chosen))

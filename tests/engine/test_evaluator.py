@@ -401,3 +401,11 @@ def test_tables_are_built_in_well_under_two_seconds():
     started = time.perf_counter()
     evaluator._build_unsuited_tables()
     assert time.perf_counter() - started < 2.0  # about 0.2 s on an idle machine
+
+
+def test_the_ace_high_straight_flush_is_called_a_royal_flush():
+    # RULES.md 4: "straight flush (royal is the highest)"; players call it by its name.
+    royal = best_five(hand("Ah Kh Qh Jh Th 2c 3d"))
+    assert royal.category == "royal flush"
+    assert category(royal.value) == "straight flush"  # the ranking itself is unchanged
+    assert best_five(hand("Kh Qh Jh Th 9h 2c 3d")).category == "straight flush"
