@@ -25,5 +25,6 @@ RUN mkdir -p /app/staticfiles && chown casino:casino /app/staticfiles
 
 USER casino
 EXPOSE 8000
-# Overridden per service in docker-compose.yml; this default is the web server.
-CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "--proxy-headers", "--access-log", "/dev/null", "casino.asgi:application"]
+# Overridden per service in docker-compose.yml; this default is the web server, started through
+# bin/daphne-serve for the site's websocket limits and pings.
+CMD ["/app/bin/daphne-serve", "--bind", "0.0.0.0", "--port", "8000", "--proxy-headers", "--access-log", "/dev/null", "casino.asgi:application"]

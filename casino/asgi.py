@@ -8,9 +8,9 @@ django_http = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry loaded)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from casino.origin import SiteOriginValidator  # noqa: E402
 from casino.routing import websocket_urlpatterns  # noqa: E402
 from holdem.clock import EmbeddedClock  # noqa: E402
 
@@ -24,7 +24,7 @@ application = EmbeddedClock(
     ProtocolTypeRouter(
         {
             "http": django_http,
-            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         }
     )
 )
