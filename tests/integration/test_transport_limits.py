@@ -2,8 +2,9 @@
 Daphne refuses oversized frames and invalid UTF-8 itself; the consumer answers the rest with its
 own protocol codes (docs/protocol.md).
 
-Daphne leaves autobahn's failByDrop on: a frame autobahn refuses (too big: 1009, not UTF-8: 1007)
-ends the TCP connection without a close frame, so the client sees 1006, never 1009 or 1007.
+Plain Daphne leaves autobahn's failByDrop on: a frame autobahn refuses ends the TCP connection
+without a close frame (1006). casino/serve.py turns it off, so the client learns why: 1009 for a
+frame too big, 1007 for text that is not UTF-8 (issue 10.6).
 """
 import asyncio
 import json
@@ -20,7 +21,8 @@ from tests.integration.daphne_serve import ROOT, daphne_serving, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-DROPPED_BY_DAPHNE = 1006  # RFC 6455 7.1.5: the connection ended with no close frame
+CLOSE_INVALID_UTF8 = 1007  # RFC 6455 7.4.1
+CLOSE_MESSAGE_TOO_BIG = 1009
 CLOSE_TOO_BIG = 4009  # the consumer's, docs/protocol.md
 
 
@@ -67,7 +69,7 @@ async def close_code_after(ws, message=None, timeout=10, **send_options) -> int:
             while True:
                 await ws.recv()
     except ConnectionClosed as closed:
-        return closed.rcvd.code if closed.rcvd else DROPPED_BY_DAPHNE
+        return closed.rcvd.code if closed.rcvd else 1006  # no close frame at all
 
 
 def start_of_text_frame(length: int, first_bytes: bytes) -> bytes:
@@ -78,7 +80,7 @@ def start_of_text_frame(length: int, first_bytes: bytes) -> bytes:
     return struct.pack("!BBQ", 0x81, 0x80 | 127, length) + mask + masked
 
 
-def test_a_16_mib_frame_is_dropped_by_daphne_from_its_header_without_being_buffered(table_socket):
+def test_a_16_mib_frame_is_refused_by_daphne_from_its_header_with_1009_without_being_buffered(table_socket):
     async def scenario():
         async with table_socket() as ws:
             await next_of(ws, "snapshot")
@@ -86,10 +88,10 @@ def test_a_16_mib_frame_is_dropped_by_daphne_from_its_header_without_being_buffe
             ws.transport.write(start_of_text_frame(16 * 2**20, b'{"type": "ping", "pad": "' + b"x" * 1000))
             return await close_code_after(ws)
 
-    assert async_to_sync(scenario)() == DROPPED_BY_DAPHNE
+    assert async_to_sync(scenario)() == CLOSE_MESSAGE_TOO_BIG
 
 
-def test_a_64_kib_frame_is_dropped_by_daphne_before_the_consumer_sees_it(table_socket):
+def test_a_64_kib_frame_is_refused_by_daphne_with_1009_before_the_consumer_sees_it(table_socket):
     # With Daphne's default limit (1 MiB) this frame would be buffered whole and the consumer
     # would close with 4009.
     async def scenario():
@@ -97,7 +99,7 @@ def test_a_64_kib_frame_is_dropped_by_daphne_before_the_consumer_sees_it(table_s
             await next_of(ws, "snapshot")
             return await close_code_after(ws, json.dumps({"type": "ping", "pad": "x" * 64 * 1024}))
 
-    assert async_to_sync(scenario)() == DROPPED_BY_DAPHNE
+    assert async_to_sync(scenario)() == CLOSE_MESSAGE_TOO_BIG
 
 
 def test_a_6_kib_frame_gets_past_daphne_and_the_consumer_closes_with_4009(table_socket):
@@ -121,14 +123,14 @@ def test_a_frame_of_exactly_4_kib_is_still_answered(table_socket):
     assert async_to_sync(scenario)()["code"] == "bad_frame"
 
 
-def test_a_text_frame_that_is_not_utf8_is_dropped_by_daphne(table_socket):
+def test_a_text_frame_that_is_not_utf8_is_closed_by_daphne_with_1007(table_socket):
     async def scenario():
         async with table_socket() as ws:
             await next_of(ws, "snapshot")
             # text=True sends the bytes as they are in a text frame (websockets does not check them).
             return await close_code_after(ws, b'{"type": "act", "action": "\xff\xfe"}', text=True)
 
-    assert async_to_sync(scenario)() == DROPPED_BY_DAPHNE
+    assert async_to_sync(scenario)() == CLOSE_INVALID_UTF8
 
 
 def test_a_lone_surrogate_spelled_in_json_gets_bad_frame_and_the_socket_stays_open(table_socket):
