@@ -3,8 +3,11 @@
 Unset REDIS_URL means embedded mode: in-memory channel layer and an in-process clock.
 """
 import os
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -59,8 +62,19 @@ def sqlite_database(path) -> dict:
     }
 
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or "insecure-local-development-key-change-me-in-production"
+# The secret key: a fallback for local development only. Without DEBUG a missing key, or one
+# that is published (this fallback, .env.example's placeholder), stops the start: sessions,
+# password reset links and signed values would be forgeable by anyone who read the source.
+DEVELOPMENT_SECRET_KEY = "insecure-local-development-key-change-me-in-production"
+PUBLISHED_SECRET_KEYS = {DEVELOPMENT_SECRET_KEY, "change-me-to-a-long-random-string"}
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or DEVELOPMENT_SECRET_KEY
 DEBUG = env_bool("DJANGO_DEBUG", True)
+if not DEBUG and (not SECRET_KEY.strip() or SECRET_KEY in PUBLISHED_SECRET_KEYS):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY must be set to a long random value when DJANGO_DEBUG is off "
+        "(unset, blank or a published example key is refused); e.g. "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()]
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
@@ -77,13 +91,16 @@ CASINO_SERVE_STATIC = env_bool("CASINO_SERVE_STATIC", False)
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "casino.accounts.admin_app.CasinoAdminConfig",  # django.contrib.admin with the casino's admin site
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "casino.accounts",
     "holdem",
     "lobby",
@@ -96,8 +113,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",  # request.user.is_verified(): the second factor
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a lockout into the lockout page
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -124,6 +143,24 @@ TEMPLATES = [
 
 DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL") or "sqlite:///db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Sign-in protection (docs/decisions.md). Failed sign-ins are counted in the database, so every
+# web server sees the same count: 5 failures for one username from one address lock that pair out
+# for 15 minutes, on the site's sign-in page and the admin's alike. The second factor (TOTP) is
+# for staff who may create chips (casino/accounts/admin_site.py).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out pair before any password check
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "casino.accounts.lockout.lockout_page"
+AXES_DISABLE_ACCESS_LOG = True  # the throttle needs failures only; a row per sign-in would only grow
+OTP_TOTP_ISSUER = "Hold'em Casino"
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True  # a device's secret is shown once, at enrolment
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -178,7 +215,9 @@ CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
-    "fire-due-deadlines": {"task": "holdem.tasks.fire_due_deadlines", "schedule": 1.0},
+    # A tick not taken within 5 s is dropped, not queued: with the workers down, ticks do not
+    # pile up in Redis to fire all at once when they come back.
+    "fire-due-deadlines": {"task": "holdem.tasks.fire_due_deadlines", "schedule": 1.0, "options": {"expires": 5}},
 }
 
 # Security: strict by default whenever DEBUG is off (production).
@@ -215,6 +254,9 @@ LOGGING = {
         "console": {"class": "logging.StreamHandler", "formatter": "json" if LOG_FORMAT == "json" else "plain"}
     },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    # Sign-in protection: failed sign-ins and lockouts are warnings; axes' four lines of INFO per
+    # successful sign-in are noise.
+    "loggers": {"axes": {"level": "WARNING"}},
 }
 # Celery's own log format would replace ours in workers: keep the site's handlers there too.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"

@@ -1,7 +1,9 @@
-"""Admin: rooms (from a preset or by hand, validated; close/reopen), read-only hand history."""
+"""Admin: rooms (from a preset or by hand, validated; close/reopen), read-only hand history.
+No admin page shows, or filters by, a card of a hand in play: staff included, superusers too."""
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import FieldDoesNotExist, ValidationError
+from django.db.models.constants import LOOKUP_SEP
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
@@ -17,6 +19,51 @@ STATE_FIELDS = (
     "status", "next_hand_at", "turn_deadline", "turn_token", "hand", "last_hand", "button_seat",
     "hands_played", "seq", "rake_collected", "created_at",
 )
+
+# Columns holding cards nobody may see while the hand is played: the table's engine JSON (every
+# hole card, the undealt stub) and the hand record's deck and engine JSON.
+CARD_COLUMNS = {Table: frozenset({"hand_state"}), HandRecord: frozenset({"deck", "final_state"})}
+
+
+def reads_a_card_column(model, lookup: str) -> bool:
+    """Whether a lookup path such as `hand__table__hand_state__contains` reads a card column."""
+    for part in lookup.split(LOOKUP_SEP):
+        if part in CARD_COLUMNS.get(model, ()):
+            return True
+        try:
+            field = model._meta.get_field(part)
+        except FieldDoesNotExist:
+            return False  # a lookup or a transform: the path through the models has ended
+        if not field.is_relation:
+            return False
+        model = field.related_model
+    return False
+
+
+class CardsHiddenAdmin(admin.ModelAdmin):
+    """Leaves card columns out of every form and read-only page, and refuses any list filter that
+    reads one: a list answering "one row" or "none" to ?deck__0=As tells the cards a guess at a time
+    (Django allows filtering a list by any column of its own model in the query string)."""
+
+    def hidden_columns(self, obj) -> frozenset:
+        return CARD_COLUMNS.get(self.model, frozenset())
+
+    def get_fieldsets(self, request, obj=None):
+        hidden = self.hidden_columns(obj)
+
+        def shown(fields):
+            for field in fields:
+                if isinstance(field, (list, tuple)):  # fields shown on one line
+                    if line := tuple(name for name in field if name not in hidden):
+                        yield line
+                elif field not in hidden:
+                    yield field
+
+        return [(name, {**options, "fields": list(shown(options["fields"]))})
+                for name, options in super().get_fieldsets(request, obj)]
+
+    def lookup_allowed(self, lookup, value, request=None):
+        return not reads_a_card_column(self.model, lookup) and super().lookup_allowed(lookup, value, request)
 
 
 class TableForm(forms.ModelForm):
@@ -45,7 +92,7 @@ class PresetRoomForm(forms.Form):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(CardsHiddenAdmin):
     form = TableForm
     list_display = ("name", "structure", "stakes", "seats", "players", "status", "hands_played", "rake_collected")
     list_filter = ("status", "structure")
@@ -70,7 +117,7 @@ class TableAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         # Options of a room with a hand running cannot change under the players' feet.
         if obj is not None and obj.in_hand:
-            return [f.name for f in Table._meta.fields if f.name != "id"]
+            return [f.name for f in Table._meta.fields if f.name != "id" and f.name not in CARD_COLUMNS[Table]]
         return STATE_FIELDS
 
     def get_urls(self):
@@ -117,19 +164,21 @@ class HandActionInline(admin.TabularInline):
 
 
 @admin.register(HandRecord)
-class HandRecordAdmin(ReadOnlyAdmin):
+class HandRecordAdmin(CardsHiddenAdmin, ReadOnlyAdmin):
     list_display = ("id", "table", "number", "started_at", "ended_at", "rake")
     list_filter = ("table",)
+    fields = ("table", "number", "started_at", "ended_at", "button_seat", "options", "players", "board", "pots",
+              "shown", "rake", "deck")
     inlines = (HandActionInline,)
 
-    def get_fields(self, request, obj=None):
-        fields = ["table", "number", "started_at", "ended_at", "button_seat", "options", "players", "board", "pots", "shown", "rake"]
+    def hidden_columns(self, obj):
+        # Once the hand is over its deck is history; until then it is the future of the hand.
         if obj is not None and obj.ended_at is not None:
-            fields.append("deck")  # never while the hand is being played
-        return fields
+            return super().hidden_columns(obj) - {"deck"}
+        return super().hidden_columns(obj)
 
 
 @admin.register(HandAction)
-class HandActionAdmin(ReadOnlyAdmin):
+class HandActionAdmin(CardsHiddenAdmin, ReadOnlyAdmin):
     list_display = ("hand", "index", "street", "seat", "user", "action", "amount", "source", "created_at")
     list_filter = ("source", "action")

@@ -2,6 +2,10 @@
 import os
 
 import pytest
+from django.urls import reverse
+from django_otp.oath import totp
+
+from casino.accounts.second_factor import second_factor_required, totp_device_enrol
 
 ON_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -61,3 +65,25 @@ def pytest_collection_modifyitems(config, items):
     """Browser tests run last: Playwright's sync API keeps an event loop running in the main
     thread for the rest of the session, and tests that call asyncio.run() must come before it."""
     items.sort(key=lambda item: "/tests/e2e/" in str(item.fspath))
+
+
+# Admin sign-in: the password session, then the code for chip adjusters (casino/accounts/second_factor.py).
+def current_code(device) -> str:
+    """The code an authenticator app loaded with this device's secret shows now."""
+    return f"{totp(device.bin_key, step=device.step, t0=device.t0, digits=device.digits):0{device.digits}d}"
+
+
+@pytest.fixture
+def admin_sign_in(client):
+    """admin_sign_in(user) -> the client signed in to the admin as that user. A chip adjuster
+    (superusers included) gets a fresh device and passes the admin's code page with its code."""
+
+    def sign_in(user):
+        client.force_login(user)
+        if second_factor_required(user):
+            device = totp_device_enrol(user=user)
+            response = client.post(reverse("admin:second_factor"), {"token": current_code(device)})
+            assert response.status_code == 302, response.content.decode()[:2000]
+        return client
+
+    return sign_in

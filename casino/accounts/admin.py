@@ -11,9 +11,8 @@ from casino.accounts import services
 from casino.accounts.errors import ChipError
 from casino.accounts.forms import ChipAdjustmentForm
 from casino.accounts.models import LedgerEntry, LedgerKind, User, Wallet
+from casino.accounts.second_factor import ADJUST_PERMISSION
 from casino.readonly_admin import ReadOnlyAdmin
-
-ADJUST_PERMISSION = "accounts.adjust_chips"
 
 
 @admin.register(User)

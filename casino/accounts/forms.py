@@ -1,4 +1,4 @@
-"""Sign-up and the admin's chip adjustment form."""
+"""Sign-up, the admin's second-factor code and the admin's chip adjustment form."""
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
@@ -9,6 +9,15 @@ class SignUpForm(UserCreationForm):
     class Meta:
         model = User
         fields = ("username", "email")
+
+
+class SecondFactorForm(forms.Form):
+    token = forms.CharField(
+        label="Code",
+        max_length=16,
+        help_text="The 6-digit code your authenticator app shows now.",
+        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "autofocus": True}),
+    )
 
 
 class ChipAdjustmentForm(forms.Form):

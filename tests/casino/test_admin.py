@@ -30,9 +30,9 @@ def adjust_url(user):
     return reverse("admin:accounts_wallet_adjust", args=[user.wallet.pk])
 
 
-def test_permitted_admin_adjusts_and_the_entry_records_actor_and_reason(client, player, staff):
+def test_permitted_admin_adjusts_and_the_entry_records_actor_and_reason(client, player, staff, admin_sign_in):
     boss = staff(True)
-    client.force_login(boss)
+    admin_sign_in(boss)
     response = client.post(adjust_url(player), {"amount": "-1500", "reason": "chargeback"})
     assert response.status_code == 302
     entry = LedgerEntry.objects.filter(user=player).first()
@@ -41,8 +41,8 @@ def test_permitted_admin_adjusts_and_the_entry_records_actor_and_reason(client, 
     assert player.wallet.balance == 8_500
 
 
-def test_staff_without_the_permission_gets_403_and_no_entry(client, player, staff):
-    client.force_login(staff(False))
+def test_staff_without_the_permission_gets_403_and_no_entry(client, player, staff, admin_sign_in):
+    admin_sign_in(staff(False))
     before = LedgerEntry.objects.count()
     assert client.get(adjust_url(player)).status_code == 403
     assert client.post(adjust_url(player), {"amount": "100", "reason": "gift"}).status_code == 403
@@ -60,8 +60,10 @@ def test_staff_without_the_permission_gets_403_and_no_entry(client, player, staf
         ("-10001", "too much", "negative balance"),
     ],
 )
-def test_bad_adjustments_show_a_form_error_and_write_nothing(client, player, staff, amount, reason, message):
-    client.force_login(staff(True))
+def test_bad_adjustments_show_a_form_error_and_write_nothing(
+    client, player, staff, admin_sign_in, amount, reason, message
+):
+    admin_sign_in(staff(True))
     before = LedgerEntry.objects.count()
     response = client.post(adjust_url(player), {"amount": amount, "reason": reason})
     assert response.status_code == 200
@@ -71,11 +73,13 @@ def test_bad_adjustments_show_a_form_error_and_write_nothing(client, player, sta
     assert player.wallet.balance == 10_000
 
 
-def test_wallet_balance_is_read_only_and_ledger_cannot_be_edited_in_admin(client, player, staff, make_player):
+def test_wallet_balance_is_read_only_and_ledger_cannot_be_edited_in_admin(
+    client, player, staff, make_player, admin_sign_in
+):
     admin = make_player("root")
     admin.is_staff = admin.is_superuser = True
     admin.save()
-    client.force_login(admin)
+    admin_sign_in(admin)
     change = client.get(reverse("admin:accounts_wallet_change", args=[player.wallet.pk])).content.decode()
     assert 'name="balance"' not in change
     entry = LedgerEntry.objects.filter(user=player).first()
@@ -87,11 +91,11 @@ def test_wallet_balance_is_read_only_and_ledger_cannot_be_edited_in_admin(client
     assert "alice" in search and "Adjust chips" in search
 
 
-def test_users_created_in_the_admin_get_a_wallet_with_the_grant(client, make_player):
+def test_users_created_in_the_admin_get_a_wallet_with_the_grant(client, make_player, admin_sign_in):
     admin = make_player("root")
     admin.is_staff = admin.is_superuser = True
     admin.save()
-    client.force_login(admin)
+    admin_sign_in(admin)
     response = client.post(
         reverse("admin:accounts_user_add"),
         {"username": "walkin", "password1": "table-stakes-77", "password2": "table-stakes-77", "usable_password": "true"},

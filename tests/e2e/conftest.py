@@ -1,6 +1,7 @@
 """The e2e fixtures: a real Daphne server on a fresh SQLite file, and Debian's Chromium driven by
 Playwright. One server and one browser for the whole run; each test gets its own rooms and
 players (made once, below), so tests never share a seat."""
+import functools
 import json
 import os
 import shutil
@@ -122,7 +123,9 @@ def site(chromium_ready):
             pytest.fail(f"daphne did not start: {(workdir / 'daphne.log').read_text()[-3000:]}")
         time.sleep(0.2)
     try:
-        yield {"base": base, "rooms": rooms, "log": workdir / "daphne.log"}
+        # site["manage"](...) runs manage.py against the served database (e.g. totp_enrol admin).
+        manage = functools.partial(_manage, env)
+        yield {"base": base, "rooms": rooms, "log": workdir / "daphne.log", "manage": manage}
     finally:
         server.terminate()
         try:

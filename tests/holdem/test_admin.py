@@ -9,12 +9,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def admin_client(client, make_player):
+def admin_client(admin_sign_in, make_player):
     admin = make_player("root")
     admin.is_staff = admin.is_superuser = True
     admin.save()
-    client.force_login(admin)
-    return client
+    return admin_sign_in(admin)  # a superuser passes the second factor too
 
 
 def test_a_room_is_created_from_a_preset_in_the_admin(admin_client):
@@ -32,7 +31,7 @@ def form_data(**overrides):
         "small_blind": 5, "big_blind": 10, "dynamic_blind_percent": 10, "small_bet": 0, "big_bet": 0,
         "raise_cap": "", "min_raise": "full", "min_buy_in": 200, "max_buy_in": 1000, "entry": "next_hand",
         "disconnect": "check_fold", "turn_seconds": 60, "countdown_seconds": 30, "countdown_full_seconds": 10,
-        "rake_percent": "0", "rake_cap": "", "auto_muck": "on",
+        "rake_percent": "0", "rake_cap": "", "auto_muck": "on", "disconnect_grace_seconds": 20,
     }
     data.update(overrides)
     return data

@@ -23,6 +23,8 @@ class Command(BaseCommand):
             f"demo ready: players {', '.join(DEMO_PLAYERS)} (password {DEMO_PASSWORD!r}), "
             f"admin {ADMIN[0]!r} (password {ADMIN[1]!r}), {rooms} rooms"
         )
+        # The admin may adjust chips, so the admin site also asks for a code (docs/decisions.md).
+        self.stdout.write(f"the admin site also asks {ADMIN[0]!r} for a code: manage.py totp_enrol {ADMIN[0]}")
 
     def _ensure_user(self, username, password, admin=False):
         user = User.objects.filter(username=username).first()
