@@ -35,6 +35,7 @@ FRAMES = {
     "post": (set(), set()),
     "act": ({"action"}, {"amount", "action_id", "turn"}),
     "show": (set(), set()),
+    "muck": (set(), set()),
     "auto_muck": ({"value"}, set()),
     "card_back": ({"value"}, set()),
     "previous_hand": (set(), set()),
@@ -195,8 +196,9 @@ class TableConsumer(TrackedConsumer):
                 table_id=table_id, user=user, action=action, amount=amount, action_id=action_id, turn_token=turn
             )
             await self.send_json({"type": "ok", "for": "act", "action_id": action_id, "repeated": answer["repeated"]})
-        elif kind in ("leave", "sit_out", "sit_in", "post", "show"):
+        elif kind in ("leave", "sit_out", "sit_in", "post", "show", "muck"):
             service = {
+                "muck": services.table_muck,
                 "leave": services.table_leave,
                 "sit_out": services.table_sit_out,
                 "sit_in": services.table_sit_in,

@@ -65,12 +65,19 @@ class Table(models.Model):
     countdown_full_seconds = models.PositiveSmallIntegerField(default=10)
     rake_percent = models.DecimalField(max_digits=5, decimal_places=2, default=0)
     rake_cap = models.PositiveIntegerField(null=True, blank=True)
-    auto_muck = models.BooleanField(default=True, help_text="Players may choose to muck losing hands.")
+    auto_muck = models.BooleanField(
+        default=True, help_text="The default of each player's 'muck losing hands' box (a player's own choice wins)."
+    )
+    disconnect_grace_seconds = models.PositiveSmallIntegerField(
+        default=20, help_text="How long a dropped connection may take to come back before it counts as a disconnection."
+    )
 
     # Clock columns (STYLE.md 7: timers are data).
     next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     turn_token = models.CharField(max_length=32, blank=True)
+    # RULES.md 4: players offered Show or Muck after the last hand muck when this passes.
+    show_or_muck_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
 
     # The hand in progress, as engine JSON with its format version inside.
     hand_state = models.TextField(blank=True)
@@ -110,7 +117,13 @@ class Seat(models.Model):
     missed_small_blind = models.BooleanField(default=False)
     missed_big_blind = models.BooleanField(default=False)
     disconnected = models.BooleanField(default=False)
-    auto_muck = models.BooleanField(default=True)
+    # RULES.md 5: when the player's last socket closed; a disconnection once the grace has passed.
+    connection_lost_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # RULES.md 2: turns timed out in a row while connected; two sit the player out.
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    sat_out_idle = models.BooleanField(default=False, help_text="Sat out by the table after two timeouts.")
+    # None: the player never chose, the room's auto_muck applies (RULES.md 1).
+    auto_muck = models.BooleanField(null=True, blank=True)
     sat_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -156,6 +169,21 @@ class ClockBeat(models.Model):
 
     name = models.CharField(max_length=32, unique=True)
     ran_at = models.DateTimeField()
+
+
+class Departure(models.Model):
+    """RULES.md 2: what a player owed and held when they last left a table. Coming back within
+    30 minutes, they still owe the missed blinds and buy in for at least the chips they left with."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    left_at = models.DateTimeField()
+    stack = models.PositiveBigIntegerField()
+    missed_small_blind = models.BooleanField(default=False)
+    missed_big_blind = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "table"], name="one_departure_per_user_table")]
 
 
 class ProtectionUse(models.Model):

@@ -10,6 +10,8 @@ from django.utils import timezone
 
 from holdem import engine
 from holdem.models import PROCESS_EXPIRY_SECONDS, Connection, HandRecord, Seat, Table, TableStatus
+from holdem.services.hands import muck_choice
+from holdem.services.seats import buy_in_limits
 from holdem.services.options import rules_of
 
 
@@ -127,6 +129,9 @@ def _last_result(table) -> dict | None:
         "best": result["best"],
         "uncontested": result["uncontested"],
         "rake": result["rake"],
+        # RULES.md 4: seats still choosing Show or Muck, and until when.
+        "undecided": result.get("undecided", []),
+        "decide_by": epoch_ms(table.show_or_muck_deadline),
     }
 
 
@@ -148,18 +153,23 @@ def private_part(table, user, state=None, seat=None, balance=None, seated_here=F
         "balance": wallet_balance(user=user) if balance is None else balance,
         "seat": seat.number if seat else None,
         "seated_elsewhere": elsewhere,
-        "auto_muck": seat.auto_muck if seat else getattr(user, "auto_muck", True),
+        "auto_muck": muck_choice(seat, table) if seat else (user.auto_muck if user.auto_muck is not None else table.auto_muck),
         "card_back": getattr(user, "card_back", "classic"),
         "hole": None,
         "legal": None,
         "can_show": False,
+        "can_muck": False,
     }
     if seat is None:
+        if elsewhere is None:
+            limits = buy_in_limits(table, user)
+            mine["buy_in"] = {"min": limits.minimum, "max": limits.maximum, "reason": limits.reason}
         return mine
     mine.update(
         {
             "in_hand": seat.in_hand,
             "sitting_out": seat.sitting_out,
+            "sit_out_reason": "idle" if seat.sitting_out and seat.sat_out_idle else None,
             "waiting_for_big_blind": seat.waiting_for_big_blind,
             "wants_to_post": seat.wants_to_post,
             "missed_blinds": seat.missed_small_blind or seat.missed_big_blind,
@@ -179,9 +189,11 @@ def private_part(table, user, state=None, seat=None, balance=None, seated_here=F
             me = next((s for s in own["seats"] if s["seat"] == played["seat"]), None)
             mine["hole"] = me.get("hole") if me else None
             result = final.result
-            mine["can_show"] = bool(
+            deciding = played["seat"] in result.undecided
+            mine["can_show"] = deciding or bool(
                 result.uncontested and result.payouts.get(played["seat"], 0) > 0 and played["seat"] not in result.shown
             )
+            mine["can_muck"] = deciding
     return mine
 
 
@@ -237,13 +249,30 @@ def previous_hand_for(table, user) -> dict | None:
     return hand_summary_for(record, user)
 
 
+def showdown_hands(final) -> tuple[dict, list]:
+    """RULES.md 4 [002]: "you are entitled to see any cards that were active at the showdown even
+    if they were not shown": once a hand is over, the hole cards of every player still in at its
+    showdown, mucked or not (seat -> cards), and which were mucked. Folded hands stay hidden, an
+    uncontested hand had no showdown, and a player still choosing Show or Muck keeps the choice."""
+    result = final.result
+    if result is None or result.uncontested:
+        return {}, []
+    hands = {
+        str(p.seat): list(p.hole) for p in final.players if not p.folded and p.seat not in result.undecided
+    }
+    return hands, sorted(result.mucked)
+
+
 def hand_summary_for(record: HandRecord, user) -> dict:
     played = next((p for p in record.players if p["user_id"] == getattr(user, "pk", None)), None)
     own = None
-    if played is not None and record.final_state:
+    showdown, mucked = {}, []
+    if record.final_state and record.ended_at is not None:
         final = engine.state_from_json(record.final_state)
-        me = next((s for s in engine.view(final, played["seat"])["seats"] if s["seat"] == played["seat"]), None)
-        own = me.get("hole") if me else None
+        showdown, mucked = showdown_hands(final)
+        if played is not None:
+            me = next((s for s in engine.view(final, played["seat"])["seats"] if s["seat"] == played["seat"]), None)
+            own = me.get("hole") if me else None
     return {
         "hand_id": record.pk,
         "table": record.table.name,
@@ -258,11 +287,22 @@ def hand_summary_for(record: HandRecord, user) -> dict:
         ],
         "pots": record.pots,
         "shown": record.shown,
+        "showdown": showdown,
+        "mucked": mucked,
         "best": (record.result or {}).get("best", {}),
         "your_cards": own,
         "your_seat": played["seat"] if played else None,
         "rake": record.rake,
     }
+
+
+def hand_before(record: HandRecord, user) -> int | None:
+    """On a history page, "previous hand" is the hand played at that table before this one (the
+    latest earlier one the viewer may open: theirs, or any for staff)."""
+    earlier = HandRecord.objects.filter(table_id=record.table_id, number__lt=record.number, ended_at__isnull=False)
+    if not getattr(user, "is_staff", False):
+        earlier = earlier.filter(participants__user=user)
+    return earlier.order_by("-number").values_list("pk", flat=True).first()
 
 
 def hands_of(user, limit=50):

@@ -5,7 +5,7 @@ from django.shortcuts import get_object_or_404, render
 
 from holdem.history import pokerstars_text
 from holdem.models import HandRecord
-from holdem.selectors import hand_summary_for, hands_of
+from holdem.selectors import hand_before, hand_summary_for, hands_of
 
 
 @login_required
@@ -24,7 +24,8 @@ def _visible_hand(request, hand_id) -> HandRecord:
 @login_required
 def hand_detail(request, hand_id):
     record = _visible_hand(request, hand_id)
-    return render(request, "holdem/hand.html", {"hand": hand_summary_for(record, request.user)})
+    hand = {**hand_summary_for(record, request.user), "previous_hand_id": hand_before(record, request.user)}
+    return render(request, "holdem/hand.html", {"hand": hand})
 
 
 @login_required

@@ -11,7 +11,8 @@ class User(AbstractUser):
     """A player or an admin. Custom from the first migration so it can grow without pain."""
 
     card_back = models.CharField(max_length=16, default="classic")
-    auto_muck = models.BooleanField(default=True)
+    # "Muck losing hands": None until the player chooses; the room's own default applies then.
+    auto_muck = models.BooleanField(null=True, blank=True, default=None)
 
 
 class Wallet(models.Model):

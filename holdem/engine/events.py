@@ -179,6 +179,15 @@ class HandEnded(Event):
 
 
 @dataclass(frozen=True, init=False)
+class HandsTabled(Event):
+    """RULES.md 4: every remaining player is all in and no betting is left: all hands are
+    turned face up before the board is run out. `hands` is seat -> hole cards."""
+
+    kind = "hands_tabled"
+    hands: dict
+
+
+@dataclass(frozen=True, init=False)
 class HandShown(Event):
     """An uncontested winner chose to show (RULES.md 4)."""
 

@@ -10,7 +10,7 @@ from holdem.engine.betting import ACTIONS, Legal, check_move, legal_actions
 from holdem.engine.cards import new_deck
 from holdem.engine.errors import IllegalAction
 from holdem.engine.evaluator import best_five
-from holdem.engine.events import (ActionTaken, BlindPosted, HandShown, HandStarted, HoleCards,
+from holdem.engine.events import (ActionTaken, BlindPosted, HandShown, HandStarted, HoleCards, Mucked,
                                   Protected)
 from holdem.engine.frozen import FrozenDict
 from holdem.engine.options import HandOptions
@@ -197,6 +197,9 @@ def apply_disconnect(state: HandState, seat: int, protect: bool):
         raise IllegalAction("folded", f"seat {seat} has folded")
     if player.protected:
         return state, []
+    if player.stack == 0:
+        # RULES.md 5: a player already all in has nothing to protect and uses no protection.
+        raise IllegalAction("all_in", f"seat {seat} is already all in")
     if index == state.actor:
         if not protect:
             return _act(state, index, "fold", player.bet, "disconnect")
@@ -215,12 +218,21 @@ def apply_disconnect(state: HandState, seat: int, protect: bool):
 
 
 def show_hand(state: HandState, seat: int):
-    """RULES.md 4 [003]: the winner of an uncontested hand may choose to show it."""
+    """RULES.md 4 [003]: the winner of an uncontested hand may choose to show it, and so may a
+    player without auto-muck whose hand a shown hand beat (instead of mucking)."""
     result = state.result
     if result is None:
         raise IllegalAction("hand_not_over", "a hand can be shown once it is over")
     index = _index_of(state, seat)
     player = state.players[index]
+    if seat in result.undecided:
+        hand = best_five(player.hole + state.board)
+        result = replace(
+            result,
+            shown=FrozenDict({**result.shown, seat: player.hole}),
+            best=FrozenDict({**result.best, seat: FrozenDict(category=hand.category, cards=hand.cards)}),
+            undecided=tuple(s for s in result.undecided if s != seat))
+        return replace(state, result=result), [HandShown(seat, player.hole)]
     if not result.uncontested or player.folded:
         raise IllegalAction("not_uncontested_winner",
                             "only the winner of an uncontested hand may show")
@@ -232,3 +244,19 @@ def show_hand(state: HandState, seat: int):
         best = FrozenDict({**best, seat: FrozenDict(category=hand.category, cards=hand.cards)})
     result = replace(result, shown=FrozenDict({**result.shown, seat: player.hole}), best=best)
     return replace(state, result=result), [HandShown(seat, player.hole)]
+
+
+def muck_hand(state: HandState, seat: int | None = None):
+    """RULES.md 4 [003]: a player offered Show or Muck mucks (seat), or the time to choose ran
+    out and every player still choosing mucks (seat None)."""
+    result = state.result
+    if result is None:
+        raise IllegalAction("hand_not_over", "a hand can be mucked once it is over")
+    if seat is not None and seat not in result.undecided:
+        raise IllegalAction("nothing_to_muck", "you have no hand waiting to be shown or mucked")
+    leaving = result.undecided if seat is None else (seat,)
+    if not leaving:
+        return state, []
+    result = replace(result, mucked=result.mucked + tuple(leaving),
+                     undecided=tuple(s for s in result.undecided if s not in leaving))
+    return replace(state, result=result), [Mucked(s) for s in leaving]

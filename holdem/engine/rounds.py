@@ -1,7 +1,7 @@
 """Moving a hand on after each change: whose turn it is, when a betting round ends, dealing the
 next street, running the board out, and handing a finished hand to the showdown (RULES.md 3).
 """
-from holdem.engine.events import StreetDealt, UncalledReturned
+from holdem.engine.events import HandsTabled, StreetDealt, UncalledReturned
 from holdem.engine.showdown import settle
 from holdem.engine.state import HandState, PlayerState
 
@@ -83,10 +83,14 @@ def proceed(state: HandState, players: list[PlayerState], current_bet: int, min_
     players = [player.next_round() for player in players]
     board, street = state.board, state.street
     if street == "river" or able <= 1:
-        # RULES.md 3: when at most one player can still bet, the board is dealt out.
+        tabled = able <= 1
+        if tabled:
+            # RULES.md 4: no betting is left: every hand is turned face up, then (RULES.md 3)
+            # the board is dealt out.
+            events.append(HandsTabled({p.seat: p.hole for p in players if not p.folded}))
         while len(board) < 5:
             board, street = _deal_street(state.stub, board, events)
-        return _settled(state, players, board, street, aggressor, events)
+        return _settled(state, players, board, street, aggressor, events, tabled)
 
     board, street = _deal_street(state.stub, board, events)
     lead = state.lead_index
@@ -105,10 +109,10 @@ def _deal_street(stub: tuple[str, ...], board: tuple[str, ...], events: list):
     return board, street
 
 
-def _settled(state: HandState, players, board, street, aggressor, events):
+def _settled(state: HandState, players, board, street, aggressor, events, tabled=False):
     ended = HandState(state.options, state.button, tuple(players), state.stub,
                       state.small_blind_index, state.big_blind_index, board, street, None,
                       0, 0, 0, aggressor, None)
-    ended, more = settle(ended)
+    ended, more = settle(ended, tabled=tabled)
     events.extend(more)
     return ended, events

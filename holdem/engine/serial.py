@@ -59,6 +59,7 @@ def _result_document(result: HandResult) -> dict:
         "uncontested": result.uncontested,
         "returned": _by_seat(result.returned),
         "mucked": list(result.mucked),
+        "undecided": list(result.undecided),
     }
 
 
@@ -113,4 +114,5 @@ def _result_from(document: dict) -> HandResult:
         uncontested=document["uncontested"],
         returned=_seat_map(document["returned"]),
         mucked=tuple(document["mucked"]),
+        undecided=tuple(document.get("undecided", ())),
     )

@@ -38,8 +38,9 @@ def hand_pots(players, gathered_only: bool = False):
         for p in players])
 
 
-def settle(state: HandState) -> tuple[HandState, list]:
-    """Award every pot of `state` (its board complete, or one player left) and end the hand."""
+def settle(state: HandState, tabled: bool = False) -> tuple[HandState, list]:
+    """Award every pot of `state` (its board complete, or one player left) and end the hand.
+    `tabled`: the hands were turned face up for an all-in run-out; nobody may muck."""
     ring = clockwise(state.players, state.lead_index)  # clockwise from the button
     contenders = [player for player in ring if not player.folded]
     uncontested = len(contenders) == 1
@@ -53,13 +54,13 @@ def settle(state: HandState) -> tuple[HandState, list]:
 
     events = []
     values = {}
-    shown, best, mucked = {}, {}, []
+    shown, best, mucked, undecided = {}, {}, [], []
     if not uncontested:
         board = [parse_card(card) for card in state.board]
         for player in contenders:
             first, second = player.hole
             values[player.seat] = evaluate_ints([parse_card(first), parse_card(second), *board])
-        shown, best, mucked = _reveal(state, pots, values, events)
+        shown, best, mucked, undecided = _reveal(state, pots, values, events, tabled)
 
     payouts = {player.seat: 0 for player in state.players}
     pot_results = []
@@ -93,7 +94,7 @@ def settle(state: HandState) -> tuple[HandState, list]:
         final_stacks=final_stacks, net=net, shown=FrozenDict(shown), best=FrozenDict(best),
         uncontested=uncontested,
         returned=FrozenDict({p.seat: p.returned for p in players if p.returned}),
-        mucked=tuple(mucked))
+        mucked=tuple(mucked), undecided=tuple(undecided))
     events.append(HandEnded(uncontested, rake_total, result.payouts, net, final_stacks))
     street = "over" if uncontested else "showdown"
     return HandState(state.options, state.button, players, state.stub, state.small_blind_index,
@@ -101,19 +102,23 @@ def settle(state: HandState) -> tuple[HandState, list]:
                      state.min_increment, state.raises, state.aggressor, result), events
 
 
-def _reveal(state: HandState, pots, values: dict, events: list):
-    """RULES.md 4 auto-muck: a hand is not revealed only if, for every pot it can win, a hand
-    already shown and eligible for that pot beats it; so a hand that could still win or tie
-    any pot is always shown. Folded hands are never revealed."""
-    shown, best, mucked = {}, {}, []
+def _reveal(state: HandState, pots, values: dict, events: list, tabled: bool):
+    """RULES.md 4 [003]: a hand that could still win or tie any pot is always shown. One that,
+    for every pot it can win, a hand already shown beats is mucked with auto-muck, and left to
+    its player's choice (show or muck) without it. Hands tabled for an all-in run-out are all
+    shown. Folded hands are never revealed."""
+    shown, best, mucked, undecided = {}, {}, [], []
     best_shown = [-1] * len(pots)  # per pot, the best value shown so far among its eligible
     for player in showdown_order(state):
         seat = player.seat
         value = values[seat]
         mine = [index for index, pot in enumerate(pots) if seat in pot.eligible]
-        if player.auto_muck and all(best_shown[index] > value for index in mine):
-            mucked.append(seat)
-            events.append(Mucked(seat))
+        if not tabled and all(best_shown[index] > value for index in mine):
+            if player.auto_muck:
+                mucked.append(seat)
+                events.append(Mucked(seat))
+            else:
+                undecided.append(seat)
             continue
         for index in mine:
             if value > best_shown[index]:
@@ -122,4 +127,4 @@ def _reveal(state: HandState, pots, values: dict, events: list):
         shown[seat] = player.hole
         best[seat] = FrozenDict(category=hand.category, cards=hand.cards)
         events.append(ShowdownShown(seat, player.hole, hand.category, hand.cards))
-    return shown, best, mucked
+    return shown, best, mucked, undecided

@@ -117,6 +117,9 @@ class HandResult:
     uncontested: bool
     returned: FrozenDict
     mucked: tuple[int, ...] = ()
+    # RULES.md 4 [003]: players without auto-muck whose hand a shown hand beats, who have not
+    # yet chosen to show or muck (muck when the table's time for it runs out).
+    undecided: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, init=False)

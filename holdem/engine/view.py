@@ -72,6 +72,7 @@ def result_view(result: HandResult) -> dict:
         "best": {str(seat): {"category": best["category"], "cards": list(best["cards"])}
                  for seat, best in result.best.items()},
         "mucked": list(result.mucked),
+        "undecided": list(result.undecided),
         "uncontested": result.uncontested,
         "returned": _by_seat(result.returned),
     }

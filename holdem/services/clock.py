@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from holdem.locks import table_lock
 from holdem.models import ClockBeat, Table
-from holdem.services.hands import hand_start, hand_timeout, turn_renew
-from holdem.services.presence import connections_expire
+from holdem.services.hands import hand_muck_undecided, hand_start, hand_timeout, turn_renew
+from holdem.services.presence import connections_expire, disconnections_due
 
 log = logging.getLogger(__name__)
 
@@ -26,17 +26,23 @@ DOWNTIME_SECONDS = 5
 
 def deadlines_fire_due(now=None) -> dict[str, int]:
     """Start the hands whose countdown ended, time out the turns that ran out, renew the turns
-    that ran out while the site was down, and drop the sockets of dead web processes."""
+    that ran out while the site was down, muck the hands whose time to show ran out, drop the
+    sockets of dead web processes and disconnect players whose grace period ran out."""
     now = now or timezone.now()
-    fired = {"hands_started": 0, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0}
+    fired = {"hands_started": 0, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0, "mucked": 0,
+             "disconnected": 0}
     last_run = clock_beat(now)
     if last_run is not None and (now - last_run).total_seconds() > DOWNTIME_SECONDS:
         fired["turns_renewed"] = turns_renew_after_downtime(since=last_run, now=now)
-    due = Table.objects.filter(Q(next_hand_at__lte=now) | Q(turn_deadline__lte=now)).values_list("pk", flat=True)
+    due = Table.objects.filter(
+        Q(next_hand_at__lte=now) | Q(turn_deadline__lte=now) | Q(show_or_muck_deadline__lte=now)
+    ).values_list("pk", flat=True)
     for table_id in list(due):
         try:
             with transaction.atomic():
                 table = table_lock(table_id)
+                if table.show_or_muck_deadline is not None and table.show_or_muck_deadline <= now:
+                    fired["mucked"] += hand_muck_undecided(table, now)
                 if table.turn_deadline is not None and table.turn_deadline <= now and table.in_hand:
                     fired["timeouts"] += hand_timeout(table, now)
                 elif table.next_hand_at is not None and table.next_hand_at <= now and not table.in_hand:
@@ -45,8 +51,9 @@ def deadlines_fire_due(now=None) -> dict[str, int]:
             log.exception("deadline at table %s failed", table_id)
     try:
         fired["connections_dropped"] = connections_expire(now)
+        fired["disconnected"] = disconnections_due(now)
     except Exception:
-        log.exception("dropping the connections of dead web processes failed")
+        log.exception("presence sweep failed")
     return fired
 
 

@@ -23,6 +23,8 @@ from holdem.services.options import hand_options
 
 ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
 PROTECTIONS_PER_DAY = 2  # RULES.md 5
+# RULES.md 4 [003]: how long a player offered Show or Muck has to choose (then: muck).
+SHOW_OR_MUCK_SECONDS = 8
 
 
 def countdown_start(table, seats, now=None) -> None:
@@ -53,6 +55,7 @@ def hand_deck() -> list[str]:
 
 def hand_start(table, now) -> bool:
     """Deal a hand if two or more players can be dealt in; the caller holds the table lock."""
+    hand_muck_undecided(table, now)  # a short countdown may end before the time to choose
     seats = seats_lock(table)
     table.next_hand_at = None
     if table.status != TableStatus.OPEN or table.in_hand:
@@ -84,7 +87,7 @@ def hand_start(table, now) -> bool:
         _mark_missed_blinds(seats, dealt, button)
 
     seat_ins = [
-        engine.SeatIn(seat=s.number, stack=s.stack, post=_post_for(s, small_seat, big_seat), auto_muck=s.auto_muck)
+        engine.SeatIn(seat=s.number, stack=s.stack, post=_post_for(s, small_seat, big_seat), auto_muck=muck_choice(s, table))
         for s in players
     ]
     options = hand_options(table, [s.stack for s in players])
@@ -133,7 +136,9 @@ def table_act(*, table_id: int, user, action, amount=None, action_id: str = "", 
         if action_id:
             first = HandAction.objects.filter(hand__table=table, user=user, client_action_id=action_id).first()
             if first is not None:
-                if (first.action, first.amount) != (action, amount):
+                # An all-in is logged with its total; the client sent it without an amount.
+                same_amount = first.amount == amount or (action == "all_in" and amount is None)
+                if first.action != action or not same_amount:
                     raise TableError(
                         "idempotency_conflict",
                         f"action id {action_id!r} was already used for {first.action}"
@@ -157,7 +162,13 @@ def table_act(*, table_id: int, user, action, amount=None, action_id: str = "", 
             new_state, events = engine.apply_action(state, seat.number, action, amount)
         except engine.IllegalAction as refused:
             raise TableError(refused.code, refused.message) from refused
+        if action == "all_in":
+            # The log shows what the all-in came to (the round total), as the table did.
+            amount = next((e.to for e in events if e.kind == "action" and e.seat == seat.number), amount)
         _log(table, seat.number, user, action, amount, street, "player", action_id)
+        if seat.timeouts_in_row:
+            seat.timeouts_in_row = 0
+            seat.save(update_fields=["timeouts_in_row"])
         _advance(table, new_state, events, timezone.now())
     return {"action_id": action_id, "applied": True, "repeated": False, "action": action, "amount": amount}
 
@@ -174,8 +185,28 @@ def hand_timeout(table, now) -> bool:
     seat = table.seat_set.filter(number=seat_number).select_related("user").first()
     taken = "check" if legal is not None and "check" in legal.actions else "fold"
     _log(table, seat_number, seat.user if seat else None, taken, None, street, "timeout", "")
+    if seat is not None and not seat.disconnected:
+        _count_idle_turn(table, seat)
     _advance(table, new_state, events, now)
     return True
+
+
+IDLE_TIMEOUTS = 2  # RULES.md 2
+
+
+def _count_idle_turn(table, seat) -> None:
+    """RULES.md 2: a connected player whose turn times out twice in a row is sat out (this turn's
+    check or fold still applies; blinds missed from now on are owed as for any sitting-out seat)."""
+    seat.timeouts_in_row += 1
+    fields = ["timeouts_in_row"]
+    if seat.timeouts_in_row >= IDLE_TIMEOUTS and not seat.sitting_out:
+        seat.sitting_out = True
+        seat.sat_out_idle = True
+        seat.wants_to_post = False
+        fields += ["sitting_out", "sat_out_idle", "wants_to_post"]
+    seat.save(update_fields=fields)
+    if "sitting_out" in fields:
+        notify_table(table, "sitting_out", {"seat": seat.number, "reason": "idle"})
 
 
 def turn_renew(table, now) -> None:
@@ -188,8 +219,8 @@ def turn_renew(table, now) -> None:
 def hand_protect_disconnected(table, seat, now) -> None:
     """RULES.md 5: in all-in-protection rooms a disconnected player is all in for what they put in,
     at most twice in 24 hours; after that they are folded. Caller holds the table lock."""
-    if table.disconnect != Disconnect.ALL_IN_PROTECTION or not table.in_hand:
-        return
+    if table.disconnect != Disconnect.ALL_IN_PROTECTION or not table.in_hand or not seat.in_hand:
+        return  # RULES.md 5: a player not in the hand uses no protection
     state = engine.state_from_json(table.hand_state)
     since = now - timedelta(hours=24)
     used = ProtectionUse.objects.filter(user=seat.user, used_at__gte=since).count()
@@ -198,7 +229,9 @@ def hand_protect_disconnected(table, seat, now) -> None:
     try:
         new_state, events = engine.apply_disconnect(state, seat.number, protect)
     except engine.IllegalAction:
-        return  # already folded or all in: nothing to protect
+        return  # RULES.md 5: already folded or all in: nothing to protect, no protection used
+    if not events:
+        return  # protected earlier in this hand
     if protect:
         ProtectionUse.objects.create(user=seat.user, table=table, hand=table.hand, used_at=now)
     _log(table, seat.number, seat.user, "protected" if protect else "fold", None, street, "disconnect", "")
@@ -206,25 +239,60 @@ def hand_protect_disconnected(table, seat, now) -> None:
 
 
 def table_show(*, table_id: int, user) -> None:
-    """RULES.md 4: a player who won uncontested may show their hand."""
+    """RULES.md 4: a player who won uncontested may show their hand, and so may one offered
+    Show or Muck at the showdown."""
+    _last_hand_choice(table_id, user, engine.show_hand, "hand_shown")
+
+
+def table_muck(*, table_id: int, user) -> None:
+    """RULES.md 4 [003]: a player offered Show or Muck mucks."""
+    _last_hand_choice(table_id, user, engine.muck_hand, "hand_mucked")
+
+
+def _last_hand_choice(table_id: int, user, choose, kind: str) -> None:
     with transaction.atomic():
         table = table_lock(table_id)
         record = table.last_hand
         if record is None or not record.final_state:
-            raise TableError("nothing_to_show", "there is no finished hand to show")
+            raise TableError("nothing_to_show", "there is no finished hand to show or muck")
         mine = [p for p in record.players if p["user_id"] == user.pk]
         if not mine:
             raise TableError("not_in_hand", "you did not play the last hand")
         state = engine.state_from_json(record.final_state)
         try:
-            new_state, events = engine.show_hand(state, mine[0]["seat"])
+            new_state, events = choose(state, mine[0]["seat"])
         except engine.IllegalAction as refused:
             raise TableError(refused.code, refused.message) from refused
-        record.final_state = engine.state_to_json(new_state)
-        record.shown = {str(k): list(v) for k, v in new_state.result.shown.items()}
-        record.result = result_view(new_state.result)
-        record.save(update_fields=["final_state", "shown", "result"])
-        notify_table(table, "hand_shown", {"seat": mine[0]["seat"]}, engine_events=events)
+        _record_choices(table, record, new_state)
+        notify_table(table, kind, {"seat": mine[0]["seat"]}, engine_events=events)
+
+
+def hand_muck_undecided(table, now) -> bool:
+    """RULES.md 4: the time to choose Show or Muck ran out: every player still choosing mucks.
+    Caller holds the table lock; a no-op when nobody is choosing."""
+    record = table.last_hand
+    if table.show_or_muck_deadline is not None:
+        table.show_or_muck_deadline = None
+        table.save(update_fields=["show_or_muck_deadline"])
+    if record is None or not record.final_state:
+        return False
+    state = engine.state_from_json(record.final_state)
+    if state.result is None or not state.result.undecided:
+        return False
+    new_state, events = engine.muck_hand(state)
+    _record_choices(table, record, new_state)
+    notify_table(table, "hand_mucked", {"seats": list(state.result.undecided)}, engine_events=events)
+    return True
+
+
+def _record_choices(table, record, state) -> None:
+    record.final_state = engine.state_to_json(state)
+    record.shown = {str(k): list(v) for k, v in state.result.shown.items()}
+    record.result = result_view(state.result)
+    record.save(update_fields=["final_state", "shown", "result"])
+    if not state.result.undecided and table.show_or_muck_deadline is not None:
+        table.show_or_muck_deadline = None
+        table.save(update_fields=["show_or_muck_deadline"])
 
 
 def _advance(table, state, events, now) -> None:
@@ -272,7 +340,10 @@ def _finish(table, state, events, now) -> None:
     table.last_hand = record
     table.turn_deadline = None
     table.turn_token = ""
-    table.save(update_fields=["rake_collected", "hand_state", "hand", "last_hand", "turn_deadline", "turn_token"])
+    # RULES.md 4: players offered Show or Muck have a few seconds to choose.
+    table.show_or_muck_deadline = now + timedelta(seconds=SHOW_OR_MUCK_SECONDS) if result.undecided else None
+    table.save(update_fields=["rake_collected", "hand_state", "hand", "last_hand", "turn_deadline", "turn_token",
+                              "show_or_muck_deadline"])
     notify_table(table, "hand_ended", {"hand_id": record.pk}, engine_events=events, state=state)
 
     for seat in list(seats.values()):
@@ -311,6 +382,11 @@ def _log(table, seat_number, user, action, amount, street, source, action_id) ->
         source=source,
         client_action_id=action_id,
     )
+
+
+def muck_choice(seat, table) -> bool:
+    """RULES.md 1: the player's own "muck losing hands" box, or the room's default if never set."""
+    return table.auto_muck if seat.auto_muck is None else seat.auto_muck
 
 
 def _post_for(seat, small_seat, big_seat) -> str:

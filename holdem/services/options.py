@@ -30,6 +30,7 @@ def rules_of(table) -> dict:
         "rake_percent": int(rake) if rake == rake.to_integral_value() else float(rake),
         "rake_cap": table.rake_cap,
         "auto_muck": table.auto_muck,
+        "disconnect_grace_seconds": table.disconnect_grace_seconds,
     }
 
 

@@ -2,8 +2,9 @@
 
 A connection counts only while its process is alive, so a crash, a SIGKILL or a deploy leaves no
 ghost: the sweeper (`connections_expire`, run by the deadline clock) drops the rows of a process
-that stopped beating and marks seated players with no live socket left as disconnected
-(RULES.md 5). docs/decisions.md has the design.
+that stopped beating. A seated player with no live socket left has lost the connection; after the
+room's grace period (RULES.md 5, `disconnect_grace_seconds`) without coming back they are
+disconnected (`disconnections_due`) and the room's rule applies. docs/decisions.md, "Presence".
 """
 import logging
 from datetime import timedelta
@@ -55,6 +56,9 @@ def connection_open(*, process_key: str, channel_name: str, user, table_id: int 
             if not already_here:
                 lobby_room_changed(table)
             seat = Seat.objects.filter(table=table, user=user).first()
+            if seat is not None and seat.connection_lost_at is not None:
+                seat.connection_lost_at = None  # back within the grace period: nothing happened
+                seat.save(update_fields=["connection_lost_at"])
             if seat is not None and seat.disconnected:
                 seat.disconnected = False
                 seat.save(update_fields=["disconnected"])
@@ -82,13 +86,17 @@ def connections_expire(now=None) -> int:
     dead = list(WebProcess.objects.filter(seen_at__lt=cutoff).values_list("pk", flat=True))
     if not dead:
         return 0
-    pairs = set(Connection.objects.filter(process_id__in=dead, table__isnull=False).values_list("table_id", "user_id"))
+    lost = {}
+    rows = Connection.objects.filter(process_id__in=dead, table__isnull=False)
+    for table_id, user_id, seen in rows.values_list("table_id", "user_id", "process__seen_at"):
+        lost[(table_id, user_id)] = max(seen, lost.get((table_id, user_id), seen))
     dropped = 0
-    for table_id, user_id in sorted(pairs):
+    for (table_id, user_id), last_seen in sorted(lost.items()):
         with transaction.atomic():
             table = table_lock(table_id)
             dropped += Connection.objects.filter(process_id__in=dead, table=table, user_id=user_id).delete()[0]
-            _left_if_gone(table, user_id)
+            # The player was last known connected when their server last beat.
+            _left_if_gone(table, user_id, lost_at=last_seen)
     with transaction.atomic():
         dropped += Connection.objects.filter(process_id__in=dead).delete()[0]
         WebProcess.objects.filter(pk__in=dead, seen_at__lt=cutoff).delete()
@@ -97,16 +105,49 @@ def connections_expire(now=None) -> int:
     return dropped
 
 
-def _left_if_gone(table, user_id: int) -> None:
-    """The caller holds the table lock and has removed a connection of `user_id` here."""
+def disconnections_due(now=None) -> int:
+    """RULES.md 5: players whose connection was lost longer ago than their room's grace period
+    (and who did not come back) are disconnected now. Idempotent; the deadline clock runs it."""
+    now = now or timezone.now()
+    lost = Seat.objects.filter(disconnected=False, connection_lost_at__isnull=False).values_list(
+        "table_id", "user_id", "connection_lost_at", "table__disconnect_grace_seconds"
+    )
+    due = [(t, u) for t, u, at, grace in lost if at <= now - timedelta(seconds=grace)]
+    marked = 0
+    for table_id, user_id in sorted(due):
+        with transaction.atomic():
+            table = table_lock(table_id)
+            seat = Seat.objects.filter(table=table, user_id=user_id).select_related("user").first()
+            if seat is None or seat.disconnected or seat.connection_lost_at is None:
+                continue
+            if seat.connection_lost_at > now - timedelta(seconds=table.disconnect_grace_seconds):
+                continue
+            _disconnect(table, seat, now)
+            marked += 1
+    return marked
+
+
+def _left_if_gone(table, user_id: int, lost_at=None) -> None:
+    """The caller holds the table lock and has removed a connection of `user_id` here. With no
+    live socket left, the connection is lost; it counts as a disconnection once the room's grace
+    period has passed without a new socket (RULES.md 5), at once when the grace is 0."""
     if live_connections().filter(table=table, user_id=user_id).exists():
         return
     lobby_room_changed(table)
     seat = Seat.objects.filter(table=table, user_id=user_id).select_related("user").first()
-    if seat is None or seat.disconnected:
+    if seat is None or seat.disconnected or seat.connection_lost_at is not None:
         return
+    now = timezone.now()
+    seat.connection_lost_at = min(lost_at or now, now)
+    seat.save(update_fields=["connection_lost_at"])
+    if table.disconnect_grace_seconds == 0:
+        _disconnect(table, seat, now)
+
+
+def _disconnect(table, seat, now) -> None:
     seat.disconnected = True
-    seat.save(update_fields=["disconnected"])
+    seat.connection_lost_at = None
+    seat.save(update_fields=["disconnected", "connection_lost_at"])
     notify_table(table, "disconnected", {"seat": seat.number})
     if seat.in_hand:
-        hand_protect_disconnected(table, seat, now=timezone.now())
+        hand_protect_disconnected(table, seat, now=now)

@@ -2,6 +2,9 @@
 
 Every function locks the table row first, then seats, then wallets (STYLE.md 8).
 """
+from dataclasses import dataclass
+from datetime import timedelta
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -10,7 +13,7 @@ from casino.accounts.models import LedgerKind
 from casino.accounts.services import wallet_adjust, wallet_lock
 from holdem.errors import TableError
 from holdem.locks import seats_lock, table_lock
-from holdem.models import Entry, Seat, TableStatus
+from holdem.models import Departure, Entry, Seat, TableStatus
 from holdem.services.notify import notify_table
 
 
@@ -38,24 +41,31 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
         if any(s.number == seat for s in seats):
             raise TableError("seat_taken", f"seat {seat + 1} is taken")
         balance = _wallet_balance(user)
+        limits = buy_in_limits(table, user)
         if buy_in is None:
             if table.max_buy_in is not None:
                 raise TableError("bad_amount", "choose a buy-in")
             buy_in = balance  # RULES.md 1: a room without a maximum plays the whole balance
-        if buy_in < max(table.min_buy_in, 1):
-            raise TableError("buy_in_too_small", f"the minimum buy-in here is {max(table.min_buy_in, 1):,} chips")
-        if table.max_buy_in is not None and buy_in > table.max_buy_in:
-            raise TableError("buy_in_too_large", f"the maximum buy-in here is {table.max_buy_in:,} chips")
+        if buy_in < limits.minimum:
+            raise TableError("buy_in_too_small", limits.reason or f"the minimum buy-in here is {limits.minimum:,} chips")
+        if limits.maximum is not None and buy_in > limits.maximum:
+            raise TableError("buy_in_too_large", f"the maximum buy-in here is {limits.maximum:,} chips")
         if buy_in > balance:
             raise TableError("insufficient_chips", f"you have {balance:,} chips in your wallet")
+        debt = limits.departure
+        owes = table.entry == Entry.WAIT_OR_POST and debt is not None and (debt.missed_small_blind or debt.missed_big_blind)
         row = Seat.objects.create(
             table=table,
             number=seat,
             user=user,
             stack=0,
-            auto_muck=getattr(user, "auto_muck", True),
-            # RULES.md 2: sitting down during a game waits; wait_or_post rooms wait for the big blind.
-            waiting_for_big_blind=table.entry == Entry.WAIT_OR_POST and table.in_hand,
+            auto_muck=user.auto_muck,
+            # RULES.md 2: sitting down during a game (a hand, or the countdown between two hands
+            # of a running game) waits; wait_or_post rooms wait for the big blind or post. So
+            # does a player who left owing blinds here less than 30 minutes ago.
+            waiting_for_big_blind=table.entry == Entry.WAIT_OR_POST and (game_running(table, seats) or owes),
+            missed_small_blind=owes and debt.missed_small_blind,
+            missed_big_blind=owes and debt.missed_big_blind,
         )
         try:
             wallet_adjust(
@@ -86,8 +96,19 @@ def table_leave(*, table_id: int, user) -> int:
 
 
 def seat_release(table, seat: Seat, *, reason: str) -> int:
-    """Give the seat up, its chips back to the wallet; the caller holds the table lock."""
+    """Give the seat up, its chips back to the wallet; the caller holds the table lock. What the
+    player held and owed is remembered for 30 minutes (RULES.md 2)."""
     returned = seat.stack
+    Departure.objects.update_or_create(
+        user_id=seat.user_id,
+        table=table,
+        defaults={
+            "left_at": timezone.now(),
+            "stack": returned,
+            "missed_small_blind": seat.missed_small_blind,
+            "missed_big_blind": seat.missed_big_blind,
+        },
+    )
     if returned > 0:
         wallet_adjust(user=seat.user, amount=returned, kind=LedgerKind.CASH_OUT, reason=reason, table_id=table.pk)
     seat.delete()
@@ -117,9 +138,11 @@ def table_sit_in(*, table_id: int, user) -> Seat:
         if not seat.sitting_out:
             raise TableError("not_sitting_out", "you are not sitting out")
         seat.sitting_out = False
+        seat.sat_out_idle = False
+        seat.timeouts_in_row = 0
         if table.entry == Entry.WAIT_OR_POST and (seat.missed_small_blind or seat.missed_big_blind):
             seat.waiting_for_big_blind = True  # RULES.md 2: post the missed blinds, or wait for the big blind
-        seat.save(update_fields=["sitting_out", "waiting_for_big_blind"])
+        seat.save(update_fields=["sitting_out", "sat_out_idle", "timeouts_in_row", "waiting_for_big_blind"])
         _start_countdown_if_ready(table, seats)
         notify_table(table, "sitting_in", {"seat": seat.number})
     return seat
@@ -151,6 +174,48 @@ def table_set_auto_muck(*, table_id: int, user, auto_muck: bool) -> Seat:
         user.auto_muck = seat.auto_muck
         user.save(update_fields=["auto_muck"])
     return seat
+
+
+# RULES.md 2: how long a table remembers what a player who left it owed and held.
+DEPARTURE_MEMORY = timedelta(minutes=30)
+
+
+@dataclass(frozen=True)
+class BuyInLimits:
+    minimum: int
+    maximum: int | None
+    reason: str | None  # why the minimum is above the room's
+    departure: Departure | None
+
+
+def buy_in_limits(table, user, now=None) -> BuyInLimits:
+    """RULES.md 2: the room's buy-in range, except that a player who left this table with chips
+    less than 30 minutes ago comes back with at least that many (no hit-and-run "ratholing")."""
+    now = now or timezone.now()
+    minimum, maximum = max(table.min_buy_in, 1), table.max_buy_in
+    departure = Departure.objects.filter(user=user, table=table, left_at__gte=now - DEPARTURE_MEMORY).first()
+    reason = None
+    if departure is not None and departure.stack > minimum:
+        minimum = departure.stack
+        if maximum is not None and maximum < minimum:
+            maximum = minimum
+        ago = max(1, int((now - departure.left_at).total_seconds() // 60))
+        reason = (
+            f"you left this table {ago} minute{'s' if ago != 1 else ''} ago with {departure.stack:,} chips: "
+            f"come back with at least that many (for 30 minutes after leaving)"
+        )
+    return BuyInLimits(minimum, maximum, reason, departure)
+
+
+def game_running(table, seats) -> bool:
+    """RULES.md 2: a hand is being played, or the countdown after a hand runs with two or more of
+    the players who played it still seated. Otherwise everybody is dealt in at the next game."""
+    if table.in_hand:
+        return True
+    if table.next_hand_at is None or table.last_hand is None:
+        return False
+    played = {p["user_id"] for p in table.last_hand.players}
+    return sum(1 for s in seats if s.user_id in played) >= 2
 
 
 def _my_seat(table, user) -> Seat:

@@ -10,7 +10,7 @@ import pytest
 
 from holdem.engine import (HandOptions, HandState, IllegalAction, Legal, PlayerState, SeatIn,
                            apply_action, apply_disconnect, apply_timeout, legal_actions,
-                           show_hand, start_hand)
+                           muck_hand, show_hand, start_hand)
 from holdem.engine.cards import new_deck
 from tests.engine.conftest import rigged_deck
 
@@ -279,8 +279,9 @@ def test_protecting_the_only_other_player_ends_the_betting_and_returns_the_bet()
     state, events = apply_disconnect(state, 0, protect=True)
     assert state.is_over and len(state.board) == 5
     assert state.result.returned == {1: 200}
-    assert [event.kind for event in events][:3] == ["all_in_protected", "uncalled_returned",
-                                                    "street"]
+    # RULES.md 4: no betting is left, so the hands are turned face up before the run-out.
+    assert [event.kind for event in events][:4] == ["all_in_protected", "uncalled_returned",
+                                                    "hands_tabled", "street"]
 
 
 def test_disconnect_without_protection_folds_out_of_turn_and_the_turn_stays():
@@ -345,13 +346,37 @@ def test_a_hand_that_could_still_win_a_side_pot_is_shown_and_one_beaten_everywhe
     assert [pot.winners for pot in result.pots] == [(0,), (1,)]
 
 
-def test_without_auto_muck_a_beaten_hand_is_shown():
+def test_without_auto_muck_a_beaten_hand_waits_for_its_player_to_show_or_muck():
+    # RULES.md 4 [003]: without auto-muck the player is offered Show or Muck.
     holes = {0: ("Ac", "Ad"), 1: ("Kc", "Kd"), 2: ("Qc", "Qd")}
     state = start({0: 200, 1: 1000, 2: 1000}, button=2, holes=holes, auto_muck={2: False})
     state = play(state, (2, "raise", 300), (0, "all_in"), (1, "call"))
     for _ in range(6):
         state = play(state, (state.to_act, "check"))
-    assert set(state.result.shown) == {0, 1, 2} and state.result.mucked == ()
+    assert set(state.result.shown) == {0, 1} and state.result.undecided == (2,)
+    assert state.result.mucked == ()
+    shown, events = show_hand(state, 2)
+    assert set(shown.result.shown) == {0, 1, 2} and shown.result.undecided == ()
+    assert [(e.kind, e.seat) for e in events] == [("hand_shown", 2)]
+    assert shown.result.best[2]["category"] == "one pair"
+    mucked, events = muck_hand(state, 2)
+    assert mucked.result.mucked == (2,) and 2 not in mucked.result.shown
+    assert muck_hand(state)[0].result == mucked.result  # time ran out: the same
+    assert shown.result.payouts == state.result.payouts == mucked.result.payouts
+
+
+def test_an_all_in_run_out_turns_every_hand_face_up_and_nobody_mucks():
+    # RULES.md 4: every remaining player all in, no betting left: hands tabled before the board.
+    holes = {0: ("Ac", "Ad"), 1: ("Kc", "Kd"), 2: ("Qc", "Qd")}
+    state = start({0: 200, 1: 1000, 2: 300}, button=2, holes=holes, auto_muck={1: True, 2: True})
+    state, events = apply_action(state, 2, "all_in")
+    state, events = apply_action(state, 0, "all_in")
+    state, events = apply_action(state, 1, "call")
+    kinds = [event.kind for event in events]
+    assert kinds.index("hands_tabled") < kinds.index("street")
+    tabled = next(event for event in events if event.kind == "hands_tabled")
+    assert tabled.hands == {0: ("Ac", "Ad"), 1: ("Kc", "Kd"), 2: ("Qc", "Qd")}
+    assert set(state.result.shown) == {0, 1, 2} and state.result.mucked == state.result.undecided == ()
 
 
 def test_the_last_aggressor_shows_first_and_a_beaten_caller_mucks():

@@ -344,15 +344,17 @@ def test_each_hand_that_beats_every_hand_shown_so_far_is_revealed():
     assert_chips_conserved(state, SHOWDOWN_STACKS)
 
 
-def test_without_auto_muck_a_beaten_hand_is_revealed():
+def test_without_auto_muck_a_beaten_hand_is_offered_show_or_muck():
+    # RULES.md 4: "without it the player is offered Show or Muck (muck when time runs out)".
     holes = {2: PAIRS["A"], 1: PAIRS["K"], 3: PAIRS["8"]}
     state = _to_the_river(holes, auto_muck={1: False, 3: False})
     state = play(state, [(1, "check"), (2, "bet", 100), (3, "call"), (1, "call")])
-    assert set(state.result.shown) == {1, 2, 3}
-    assert set(state.result.shown[1]) == set(PAIRS["K"])
+    assert set(state.result.shown) == {2} and set(state.result.undecided) == {1, 3}
+    shown, _ = engine.show_hand(state, 1)
+    assert set(shown.result.shown[1]) == set(PAIRS["K"])
     mixed = _to_the_river(holes, auto_muck={1: False})
     mixed = play(mixed, [(1, "check"), (2, "bet", 100), (3, "call"), (1, "call")])
-    assert set(mixed.result.shown) == {1, 2}
+    assert set(mixed.result.shown) == {2} and mixed.result.undecided == (1,) and mixed.result.mucked == (3,)
 
 
 def test_folded_hands_are_never_revealed():

@@ -14,8 +14,8 @@ fold_or_check = lambda legal: "check" if "check" in legal.actions else "fold"  #
 
 def test_countdown_end_deals_a_hand_with_blinds_button_and_stored_deck(seated, clock):
     table, users = seated("nl50", seats=(1, 4, 7))
-    assert clock.advance(29) == {"hands_started": 0, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0}
-    assert clock.advance(2) == {"hands_started": 1, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0}
+    assert clock.advance(29) == {"hands_started": 0, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0, "mucked": 0, "disconnected": 0}
+    assert clock.advance(2) == {"hands_started": 1, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0, "mucked": 0, "disconnected": 0}
     state = current(table)
     assert set(state.seats) == {1, 4, 7}
     assert state.button in (1, 4, 7)  # RULES.md 3: drawn at random among the players
@@ -121,8 +121,8 @@ def test_a_late_or_repeated_timeout_is_a_no_op(seated, clock):
     state = current(table)
     table_act(table_id=table.pk, user=users[state.to_act], action="call")
     # The player acted: the deadline moved on, so an old deadline firing changes nothing.
-    assert clock.advance(59) == {"hands_started": 0, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0}  # the first deadline has passed
-    assert clock.advance(0) == {"hands_started": 0, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0}  # and firing again changes nothing
+    assert clock.advance(59) == {"hands_started": 0, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0, "mucked": 0, "disconnected": 0}  # the first deadline has passed
+    assert clock.advance(0) == {"hands_started": 0, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0, "mucked": 0, "disconnected": 0}  # and firing again changes nothing
     assert clock.advance(2)["timeouts"] == 1  # the next player's own 60 seconds ran out
 
 
@@ -185,6 +185,7 @@ def test_a_disconnected_player_is_removed_at_the_end_in_check_fold_rooms(seated,
     tabs = {number: sockets.open(table, user) for number, user in users.items()}
     clock.advance(31)
     sockets.close(tabs[2], table, users[2])
+    clock.advance(21)  # RULES.md 5: the grace period passes
     assert current(table).player(2).folded is False  # stays in the hand
     play_out(table, users, choose=fold_or_check)
     assert not Seat.objects.filter(user=users[2]).exists()
@@ -200,6 +201,7 @@ def test_all_in_protection_twice_a_day_then_fold(seated, clock, sockets):
         clock.advance(31)
         victim = 2
         sockets.close(tabs[victim], table, users[victim])
+        clock.advance(21)  # RULES.md 5: the grace period passes
         after = current(table)
         outcomes.append("protected" if after and after.player(victim).protected else "folded")
         if after is not None:

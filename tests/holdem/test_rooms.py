@@ -108,7 +108,7 @@ def test_the_admin_form_names_the_wrong_fixed_limit_field():
         "small_blind": 50, "big_blind": 100, "dynamic_blind_percent": 10, "small_bet": 20, "big_bet": 40,
         "min_raise": "full", "min_buy_in": 200, "entry": "wait_or_post", "disconnect": "all_in_protection",
         "turn_seconds": 60, "countdown_seconds": 30, "countdown_full_seconds": 10, "rake_percent": "0",
-        "auto_muck": True,
+        "auto_muck": True, "disconnect_grace_seconds": 20,
     }
     form = TableForm(data=data)
     assert not form.is_valid()

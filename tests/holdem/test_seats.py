@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from casino.accounts.models import LedgerEntry, LedgerKind
 from holdem.errors import TableError
-from holdem.models import Seat
+from holdem.models import HandAction, ProtectionUse, Seat
 from holdem.services import (
     table_leave,
     table_post,
@@ -212,13 +212,33 @@ def test_sit_out_and_sit_in_are_refused_when_they_make_no_sense(seated):
         table_sit_out(table_id=table.pk, user=users[0])
 
 
-def test_presence_marks_disconnected_players(seated, sockets):
+def test_presence_marks_disconnected_players(seated, sockets, clock):
     table, users = seated("nl50", seats=(0, 1))
     first = sockets.open(table, users[0])
     second = sockets.open(table, users[0])  # a second tab
     sockets.close(first, table, users[0])
     assert not Seat.objects.get(user=users[0]).disconnected  # one tab is still open
     sockets.close(second, table, users[0])
+    assert not Seat.objects.get(user=users[0]).disconnected  # RULES.md 5: 20 s of grace
+    clock.advance(19)
+    assert not Seat.objects.get(user=users[0]).disconnected
+    clock.advance(2)
     assert Seat.objects.get(user=users[0]).disconnected
     sockets.open(table, users[0])
-    assert not Seat.objects.get(user=users[0]).disconnected
+    seat = Seat.objects.get(user=users[0])
+    assert not seat.disconnected and seat.connection_lost_at is None
+
+
+def test_a_reload_within_the_grace_period_changes_nothing(seated, sockets, clock):
+    # RULES.md 5: "A disconnection counts after a grace period (default 20 s): a reload changes nothing."
+    table, users = seated("fl20", seats=(0, 1, 2), buy_in=1_000)
+    tabs = {number: sockets.open(table, user) for number, user in users.items()}
+    clock.advance(31)
+    sockets.close(tabs[1], table, users[1])
+    clock.advance(15)
+    sockets.open(table, users[1])  # the reloaded page
+    clock.advance(30)
+    seat = Seat.objects.get(user=users[1])
+    assert not seat.disconnected and seat.connection_lost_at is None
+    assert not ProtectionUse.objects.exists()
+    assert not HandAction.objects.filter(source="disconnect").exists()

@@ -33,6 +33,7 @@ def test_seat_states_follow_the_game(seated, clock, make_player, sockets):
     assert states(table)[pusher] == "all_in"
     tab = sockets.open(table, users[folder])
     sockets.close(tab, table, users[folder])
+    clock.advance(21)  # RULES.md 5: past the grace period
     assert states(table)[folder] == "disconnected"
     sockets.open(table, users[folder])
     while (state := current(table)) is not None:

@@ -75,7 +75,7 @@ async def sit_two(server, table, alice, bob):
 
 def test_a_server_killed_mid_hand_leaves_no_ghost_connections(servers, make_player):
     # Issue 10.2: presence survives a SIGKILL. Before, connection counts stayed at 1 for good.
-    table = room_create(name="phoenix", preset="nl50", turn_seconds=60)
+    table = room_create(name="phoenix", preset="nl50", turn_seconds=60, disconnect_grace_seconds=2)
     alice, bob = make_player("alice"), make_player("bob")
     cookies = {name: session_cookie(user) for name, user in (("alice", alice), ("bob", bob))}
     server = servers()
@@ -193,7 +193,7 @@ asyncio.run(main(*sys.argv[1:]))
 def test_a_half_open_client_is_disconnected_by_the_ping_timeout_once(servers, make_player):
     # Also prove: a client that vanishes without a close frame. Its process is frozen, so its
     # kernel keeps the TCP connection open but no pong ever comes back.
-    table = room_create(name="limbo", preset="nl50", turn_seconds=60, disconnect="all_in_protection")
+    table = room_create(name="limbo", preset="nl50", turn_seconds=60, disconnect="all_in_protection", disconnect_grace_seconds=2)
     alice, bob = make_player("alice"), make_player("bob")
     cookies = [session_cookie(user) for user in (alice, bob)]
     server = servers(extra_args=["--ping-interval", "1", "--ping-timeout", "2"])

@@ -87,7 +87,7 @@ def test_a_timeout_racing_the_players_own_action_lets_exactly_one_win_200_times(
             lambda: deadlines_fire_due(),
         )
         acted = outcomes[0][0] == "ok"
-        timed_out = outcomes[1] == ("ok", {"hands_started": 0, "timeouts": 1, "turns_renewed": 0, "connections_dropped": 0})
+        timed_out = outcomes[1] == ("ok", {"hands_started": 0, "timeouts": 1, "turns_renewed": 0, "connections_dropped": 0, "mucked": 0, "disconnected": 0})
         assert acted != timed_out, outcomes  # exactly one of them took the turn
         assert HandAction.objects.filter(hand=hand).count() == before + 1
         races += 1

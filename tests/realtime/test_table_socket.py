@@ -103,6 +103,9 @@ def test_reconnecting_restores_the_players_cards_and_clears_disconnected(table_r
         hole = (await a.until(lambda f: f["type"] == "you" and f["you"]["hole"]))["you"]["hole"]
         await a.close()
         seat = await database_sync_to_async(Seat.objects.get)(user=alice)
+        assert not seat.disconnected and seat.connection_lost_at  # RULES.md 5: the grace period
+        await fire_clock(21)  # past the 20-second grace without coming back
+        seat = await database_sync_to_async(Seat.objects.get)(user=alice)
         assert seat.disconnected  # RULES.md 5: the seat shows disconnected
         seen = await b.until(lambda f: f["type"] == "event" and f["event"]["kind"] == "disconnected")
         assert next(s for s in seen["table"]["seats"] if s["number"] == 1)["state"] == "disconnected"
