@@ -275,3 +275,18 @@ def test_a_disconnected_player_timing_out_is_not_sat_out_for_idleness(seated, cl
     Seat.objects.filter(user=users[idle]).update(disconnected=True, timeouts_in_row=1)
     clock.advance(61)
     assert not Seat.objects.get(user=users[idle]).sat_out_idle
+
+
+def test_a_protected_player_who_comes_back_sees_their_seat_all_in_until_the_hand_ends(seated, clock, sockets):
+    # RULES.md 5: protected = all in for what they put in; coming back does not undo it.
+    table, users = seated("fl20", seats=(0, 1, 2), buy_in=1_000)
+    tabs = {number: sockets.open(table, user) for number, user in users.items()}
+    clock.advance(31)
+    victim = current(table).to_act
+    sockets.close(tabs[victim], table, users[victim])
+    clock.advance(21)
+    assert current(table).player(victim).protected
+    sockets.open(table, users[victim])  # back
+    seat = next(s for s in public_table(table)["seats"] if s["number"] == victim)
+    assert seat["state"] == "all_in" and seat["protected"] and not seat["disconnected"]
+    assert private_part(table, users[victim])["legal"] is None  # no more actions this hand
