@@ -1,10 +1,10 @@
-# The two commands a newcomer needs: `make run` and `make test`.
+# The two commands a newcomer needs: `make run` and `make test` (`make test-fast` while editing).
 PYTHON ?= python3.11
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(VENV)/bin/pip
 
-.PHONY: run test cluster load compose-check bench clean
+.PHONY: run test test-fast cluster load compose-check bench clean
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,12 @@ run: $(VENV)/.runtime
 ## make test: the whole suite (PostgreSQL and Redis are used when reachable; on CI they must be)
 test: $(VENV)/.dev
 	bin/test
+
+## make test-fast: the inner loop: no tests marked slow (tests/integration, tests/e2e) and a 100-hand
+## long run instead of 500 (LONG_RUN_HANDS); CI runs the full make test
+LONG_RUN_HANDS ?= 100
+test-fast: $(VENV)/.dev
+	LONG_RUN_HANDS=$(LONG_RUN_HANDS) bin/test -m "not slow"
 
 ## make cluster: two Daphne servers, two Celery workers and one beat on local PostgreSQL + Redis
 cluster: $(VENV)/.runtime

@@ -87,3 +87,13 @@ def admin_sign_in(client):
         return client
 
     return sign_in
+
+
+# `slow`: everything under tests/integration and tests/e2e (real servers, workers, a browser).
+# Added as each test is collected, so `-m "not slow"` (make test-fast) deselects them.
+SLOW_DIRS = tuple(os.path.join(os.path.dirname(__file__), name) + os.sep for name in ("integration", "e2e"))
+
+
+def pytest_itemcollected(item):
+    if str(item.path).startswith(SLOW_DIRS):
+        item.add_marker(pytest.mark.slow)

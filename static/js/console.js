@@ -1,6 +1,7 @@
-// The betting console: the twelve console states of RULES.md 6 [000], chosen from the private
-// part of the snapshot (`you`, `you.legal`) and the player's own clicks. Only the actions listed
-// in you.legal.actions are ever offered; the server decides every rule.
+// The betting console: the twelve console states of RULES.md 6 [000], plus Show or Muck after a
+// showdown (RULES.md 4 [003]), chosen from the private part of the snapshot (`you`, `you.legal`)
+// and the player's own clicks. Only the actions listed in you.legal.actions are ever offered; the
+// server decides every rule.
 
 import { CARD_BACKS } from "./cards.js";
 import { chips, el } from "./format.js";
@@ -8,9 +9,13 @@ import { chips, el } from "./format.js";
 export const CONSOLE_STATES = [
   "not_playing", "waiting", "start_bet", "call_bet", "call_no_raise", "forced_all_in",
   "confirm_all_in", "confirm_fold", "raise", "waiting_all_in", "waiting_folded", "switching",
+  "show_or_muck",
 ];
 
 const ACTING_STATES = ["start_bet", "call_bet", "call_no_raise", "forced_all_in", "confirm_all_in", "confirm_fold", "raise"];
+
+// States in which the player waits; the room list and the sat-out notice may join them.
+const WAITING_STATES = ["waiting", "waiting_all_in", "waiting_folded"];
 
 const CARD_BACK_NAMES = { classic: "Classic blue", red: "Red", green: "Green", black: "Black" };
 
@@ -68,6 +73,7 @@ export class BettingConsole {
     this.raiseBy = null;
     this.errorTimer = null;
     this.roomsOpen = false; // the room list, opened from the tools while seated
+    this.decideSpan = null; // {by, total}: the Show-or-Muck countdown, for its bar
     document.addEventListener("keydown", (event) => this.onKey(event));
   }
 
@@ -93,7 +99,29 @@ export class BettingConsole {
       if (mySeat.folded) return "waiting_folded";
       if (mySeat.all_in || mySeat.protected) return "waiting_all_in";
     }
+    if (this.mayShowOrMuck()) return "show_or_muck";
     return "waiting";
+  }
+
+  /** RULES.md 4 [003]: beaten by a hand already shown, without auto-muck: show or muck. */
+  mayShowOrMuck() {
+    const you = this.app.you;
+    if (!you || !you.can_show || !you.can_muck || !this.app.lastHand) return false;
+    const undecided = this.app.lastHand.undecided;
+    return !Array.isArray(undecided) || undecided.includes(you.seat);
+  }
+
+  /** Milliseconds left to choose Show or Muck, or null when the server gave no deadline. */
+  decideLeftMs() {
+    const by = this.app.lastHand && this.app.lastHand.decide_by;
+    if (typeof by !== "number") return null;
+    return Math.max(0, by - this.app.serverNow());
+  }
+
+  /** RULES.md 2: sat out by the table for letting the clock run out twice in a row. */
+  satOutIdle() {
+    const you = this.app.you;
+    return Boolean(you && you.sitting_out && you.sit_out_reason === "idle");
   }
 
   /** you.legal, only when it is really this player's turn. */
@@ -119,17 +147,19 @@ export class BettingConsole {
     this.root.dataset.consoleState = state;
     const mainKey = JSON.stringify([state, legal, this.app.pending, this.app.switching, this.app.connected,
       state === "not_playing" ? [this.app.canSit, this.app.you && this.app.you.seated_elsewhere, this.app.rooms] : null,
-      state === "waiting" ? [this.app.you.card_back, this.app.you.in_hand] : null, this.roomsOpen]);
+      state === "waiting" ? [this.app.you.card_back, this.app.you.in_hand] : null, this.roomsOpen,
+      this.showsSatOutNotice(state),
+      state === "show_or_muck" ? this.app.lastHand.decide_by : null]);
     if (mainKey !== this.mainKey) {
       this.mainKey = mainKey;
       this.main.replaceChildren(...this.buildMain(state, legal));
       if (state === "raise") this.syncRaise();
-      if (state !== this.shownState && ACTING_STATES.includes(state)) this.bringIntoView();
+      if (state !== this.shownState && (ACTING_STATES.includes(state) || state === "show_or_muck")) this.bringIntoView();
     }
     this.shownState = state;
     const you = this.app.you || {};
-    const toolsKey = JSON.stringify([state, you.seat, you.in_hand, you.sitting_out, you.waiting_for_big_blind, you.wants_to_post,
-      you.auto_muck, you.can_show && this.app.wonLastHand(), this.app.hasPreviousHand(), this.app.connected, this.app.entry(), this.roomsOpen]);
+    const toolsKey = JSON.stringify([state, you.seat, you.in_hand, you.sitting_out, you.sit_out_reason, you.waiting_for_big_blind, you.wants_to_post,
+      you.auto_muck, you.can_show && !you.can_muck && this.app.wonLastHand(), this.app.hasPreviousHand(), this.app.connected, this.app.entry(), this.roomsOpen]);
     if (toolsKey !== this.toolsKey) {
       this.toolsKey = toolsKey;
       this.tools.replaceChildren(...this.buildTools(state));
@@ -157,6 +187,30 @@ export class BettingConsole {
     }
     const secondsBox = this.main.querySelector("[data-turn-seconds]");
     if (secondsBox) secondsBox.textContent = `${this.app.turnSecondsLeft()}s`;
+    this.tickDecide();
+  }
+
+  /** The Show-or-Muck countdown: seconds left and a bar that empties towards decide_by. */
+  tickDecide() {
+    const box = this.main.querySelector("[data-decide-seconds]");
+    const bar = this.main.querySelector(".decide-clock");
+    const left = this.decideLeftMs();
+    if (!box && !bar) return;
+    if (left === null) {
+      if (box) box.textContent = "";
+      if (bar) bar.hidden = true;
+      return;
+    }
+    const by = this.app.lastHand.decide_by;
+    if (!this.decideSpan || this.decideSpan.by !== by) this.decideSpan = { by, total: Math.max(left, 1000) };
+    const seconds = Math.ceil(left / 1000);
+    if (box) box.textContent = seconds > 0 ? `${seconds}s` : "0s";
+    if (bar) {
+      const fraction = Math.min(1, left / this.decideSpan.total);
+      bar.hidden = false;
+      bar.firstElementChild.style.width = `${Math.round(fraction * 100)}%`;
+      bar.classList.toggle("hurry", fraction < 0.35);
+    }
   }
 
   statusLine() {
@@ -174,7 +228,7 @@ export class BettingConsole {
       if (turn && Number.isInteger(turn.seat) && turn.seat !== you.seat) return `${app.nameOf(turn.seat)} is thinking… ${app.turnSecondsLeft()}s`;
       return "Waiting for the dealer…";
     }
-    if (you.sitting_out) return "You are sitting out. Sit in to play the next game.";
+    if (you.sitting_out) return this.satOutIdle() ? "You are sitting out." : "You are sitting out. Sit in to play the next game.";
     const countdown = table.countdown;
     if (countdown && countdown.starts_at) {
       const seconds = Math.max(0, Math.ceil((countdown.starts_at - app.serverNow()) / 1000));
@@ -207,9 +261,17 @@ export class BettingConsole {
         parts.push(el("div", { class: "console-title" }, el("h2", { dataset: { liveLine: "" } }, this.statusLine())));
         parts.push(this.buildCardBackChooser());
         break;
-      case "waiting_all_in":
-        parts.push(title("You are all in", "Your turns are skipped until the showdown."));
+      case "waiting_all_in": {
+        const mine = app.handSeat(app.you.seat);
+        parts.push(mine && mine.protected
+          // RULES.md 5: a protected player who comes back stays all in for what they had put in.
+          ? title("You are all in (protected)", "You were disconnected: all-in protection keeps you in the hand for what you had put in. Your turns are skipped until the showdown.")
+          : title("You are all in", "Your turns are skipped until the showdown."));
         parts.push(el("p", { class: "muted live", dataset: { liveLine: "" } }, this.statusLine()));
+        break;
+      }
+      case "show_or_muck":
+        parts.push(...this.buildShowOrMuck(disabled));
         break;
       case "waiting_folded":
         parts.push(title("You folded", "Your cards are not shown. Wait for the next game."));
@@ -275,10 +337,50 @@ export class BettingConsole {
       default:
         break;
     }
-    if (this.roomsOpen && ["waiting", "waiting_all_in", "waiting_folded"].includes(state)) {
+    // Still dealt in when sat out, the player may have turns left: a one-line reminder then.
+    if (this.showsSatOutNotice(state)) parts.unshift(this.buildSatOutNotice(disabled, ACTING_STATES.includes(state)));
+    if (this.roomsOpen && WAITING_STATES.includes(state)) {
       parts.push(el("div", { class: "rooms-drawer", id: "rooms-drawer" }, el("h3", {}, "Switch room"), this.roomList()));
     }
     return parts;
+  }
+
+  /** RULES.md 4 [003]: a hand already shown beats yours; show it or muck it before decide_by. */
+  buildShowOrMuck(disabled) {
+    const head = el("div", { class: "console-title turn" },
+      el("h2", {}, "Show or muck?"),
+      el("span", { class: "turn-seconds", dataset: { decideSeconds: "" } }, ""),
+      el("p", { class: "muted" }, "A hand already shown beats yours. Show your cards to the table, or muck them unseen. When the time runs out they are mucked."),
+      el("div", { class: "my-clock decide-clock", "aria-hidden": "true", hidden: true }, el("i")));
+    const row = el("div", { class: "actions" });
+    row.append(...actionButton("Show", { kind: "check", key: "S", disabled, onclick: () => this.chooseShowOrMuck("show") }));
+    row.append(...actionButton("Muck", { kind: "fold", key: "M", disabled, onclick: () => this.chooseShowOrMuck("muck") }));
+    return [head, row];
+  }
+
+  chooseShowOrMuck(choice) {
+    if (this.app.pending) return;
+    this.app.send({ type: choice }, { pending: true });
+    this.render();
+  }
+
+  /** The sat-out notice replaces the "Sit in" tool in these states. */
+  showsSatOutNotice(state) {
+    return this.satOutIdle() && (WAITING_STATES.includes(state) || ACTING_STATES.includes(state));
+  }
+
+  /** RULES.md 2: the table sat this player out after two turns in a row ran out of time. */
+  buildSatOutNotice(disabled, compact = false) {
+    const back = () => this.app.send({ type: "sit_in" });
+    if (compact) {
+      return el("div", { class: "sat-out-notice compact", role: "status" },
+        el("p", {}, el("strong", {}, "You were sat out: your time ran out twice in a row.")),
+        el("button", { type: "button", class: "tool accent", disabled, onclick: back }, "I'm back"));
+    }
+    return el("div", { class: "sat-out-notice", role: "status" },
+      el("p", {}, el("strong", {}, "You were sat out: your time ran out twice in a row."),
+        " You are skipped until you come back."),
+      el("div", { class: "actions" }, ...actionButton("I'm back", { kind: "call", disabled, onclick: back })));
   }
 
   raiseButton(legal, name, disabled) {
@@ -506,14 +608,18 @@ export class BettingConsole {
         onchange: (event) => app.send({ type: "auto_muck", value: event.target.checked }, { optimistic: () => { app.you.auto_muck = event.target.checked; } }) });
       nodes.push(el("label", { class: "toggle", for: "auto-muck" }, box, " Auto muck losing hand"));
     }
-    if (you.can_show && app.wonLastHand()) nodes.push(tool("Show hand", () => app.send({ type: "show" }), "accent"));
+    // RULES.md 4: the winner of an uncontested hand may show it (Show or Muck has its own screen).
+    if (you.can_show && !you.can_muck && app.wonLastHand()) nodes.push(tool("Show hand", () => app.send({ type: "show" }), "accent"));
     if (seated && you.waiting_for_big_blind && !you.wants_to_post && !you.sitting_out && app.entry() === "wait_or_post") {
       nodes.push(tool("Post blind", () => app.send({ type: "post" }), "accent"));
     }
     if (seated && !you.sitting_out) nodes.push(tool("Sit out", () => app.send({ type: "sit_out" })));
-    if (seated && you.sitting_out) nodes.push(tool("Sit in", () => app.send({ type: "sit_in" }), "accent"));
+    // A player sat out for being idle has "I'm back" in the console itself.
+    if (seated && you.sitting_out && !this.showsSatOutNotice(state)) {
+      nodes.push(tool("Sit in", () => app.send({ type: "sit_in" }), "accent"));
+    }
     if (app.hasPreviousHand()) nodes.push(tool("Show previous hand", () => app.showPreviousHand()));
-    if (seated && ["waiting", "waiting_all_in", "waiting_folded"].includes(state)) {
+    if (seated && WAITING_STATES.includes(state)) {
       const toggle = tool("Switch room", () => { this.roomsOpen = !this.roomsOpen; this.render(); });
       toggle.setAttribute("aria-expanded", String(this.roomsOpen));
       toggle.setAttribute("aria-controls", "rooms-drawer");
@@ -531,6 +637,11 @@ export class BettingConsole {
     if (document.querySelector("dialog[open]")) return;
     const state = this.state();
     const key = event.key;
+    if (state === "show_or_muck" && !typing && !this.app.pending && ["s", "m"].includes(key.toLowerCase())) {
+      event.preventDefault();
+      this.chooseShowOrMuck(key.toLowerCase() === "s" ? "show" : "muck");
+      return;
+    }
     if (key === "Escape" && ["confirm_fold", "confirm_all_in", "raise"].includes(state)) {
       event.preventDefault();
       this.setMode(null);

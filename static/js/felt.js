@@ -46,17 +46,41 @@ function positionStyle(place) {
   return { "--sin": place.sin, "--cos": place.cos };
 }
 
+/** The cards shown from a seat at the last showdown, if the one who showed them still sits there. */
+function shownAtShowdown(row, view) {
+  const last = view.lastHand;
+  const cards = last && !view.hand && last.shown ? last.shown[String(row.number)] : null;
+  if (!cards) return null;
+  const player = view.lastHandPlayer(row.number);
+  if (player && row.occupied && player.user_id !== row.user_id) return null; // a newcomer's seat
+  return cards;
+}
+
+/** A hand shown at the showdown by a player who then left the seat (busted, or removed). */
+function leftBehindCards(row, view) {
+  const cards = shownAtShowdown(row, view);
+  if (!cards || !cards.length) return null;
+  const player = view.lastHandPlayer(row.number);
+  const who = player ? player.username : `Seat ${row.number + 1}`;
+  const best = winningCards(view);
+  const faces = el("div", { class: "left-cards" });
+  for (const code of cards) faces.append(cardFace(code, { size: "sm", highlight: best.has(code) }));
+  return el("div", { class: "seat-cards shown left-behind", role: "group", "aria-label": `${who} showed: ${cardsInWords(cards)}` },
+    el("span", { class: "left-name", "aria-hidden": "true" }, who), faces);
+}
+
 /** The cards one seat shows: your own faces, others' backs while they hold cards, shown hands. */
 function seatCards(row, view, state, bestCodes) {
   const mine = view.you && view.you.seat === row.number;
   const box = el("div", { class: "seat-cards" });
   const size = mine ? "lg" : "sm";
-  const shown = row.hole || (view.lastHand && view.lastHand.shown && view.lastHand.shown[String(row.number)]);
+  const shown = row.hole || shownAtShowdown(row, view);
   const showdown = Boolean(view.lastHand) && !view.hand;
+  // RULES.md 4 [002]: your own folded cards leave the table (they are not part of the hand any more).
+  if (mine && (state === "folded" || view.foldedLastHand())) return null;
   if (mine && view.you.hole && view.you.hole.length) {
-    const folded = state === "folded";
     for (const code of view.you.hole) {
-      box.append(cardFace(code, { size, highlight: showdown && bestCodes.has(code), dim: folded }));
+      box.append(cardFace(code, { size, highlight: showdown && bestCodes.has(code) }));
     }
     box.setAttribute("aria-label", `Your cards: ${cardsInWords(view.you.hole)}`);
     return box;
@@ -94,6 +118,8 @@ function seatElement(row, view, count, anchor, bestCodes) {
   });
 
   if (!row.occupied) {
+    const leftBehind = leftBehindCards(row, view);
+    if (leftBehind) seatEl.append(leftBehind);
     if (state === "open") {
       seatEl.append(
         el(
@@ -119,9 +145,12 @@ function seatElement(row, view, count, anchor, bestCodes) {
   if (hand && hand.small_blind_seat === row.number) tags.push(el("span", { class: "tag blind" }, "SB"));
   if (hand && hand.big_blind_seat === row.number) tags.push(el("span", { class: "tag blind" }, "BB"));
 
+  const extra = [];
+  if ((state === "all_in" || state === "disconnected") && row.protected) extra.push("all-in protected");
+  if (isDeciding(row, view)) extra.push("deciding whether to show");
   const box = el(
     "div",
-    { class: "seat-box", "aria-label": `Seat ${row.number + 1}: ${row.username}, ${chips(row.stack)} chips, ${SEAT_STATE_LABELS[state]}` },
+    { class: "seat-box", "aria-label": `Seat ${row.number + 1}: ${row.username}, ${chips(row.stack)} chips, ${[SEAT_STATE_LABELS[state], ...extra].join(", ")}` },
     el("div", { class: "seat-name" }, el("span", { class: "name" }, row.username), mine ? el("span", { class: "you-tag" }, "you") : null),
     el("div", { class: "seat-stack" }, chips(row.stack)),
     el("div", { class: "seat-status" }, seatStatusText(row, state, view)),
@@ -135,7 +164,18 @@ function seatElement(row, view, count, anchor, bestCodes) {
   return seatEl;
 }
 
+/** RULES.md 4 [003]: this seat is still choosing whether to show the hand that lost. */
+function isDeciding(row, view) {
+  const last = view.lastHand;
+  return Boolean(last && !view.hand && Array.isArray(last.undecided) && last.undecided.includes(row.number));
+}
+
 function seatStatusText(row, state, view) {
+  if (isDeciding(row, view)) return el("span", { class: "deciding" }, "Deciding\u2026");
+  if ((state === "all_in" || state === "disconnected") && row.protected) {
+    // RULES.md 5: all in through all-in protection after a disconnect (still away, or back).
+    return el("span", {}, SEAT_STATE_LABELS[state], " ", el("span", { class: "tag protected", title: "All-in protection: disconnected during the hand" }, "protected"));
+  }
   if (state === "winner") {
     const net = row.net ?? (view.lastHand && view.lastHand.net ? view.lastHand.net[String(row.number)] : 0);
     return el("span", { class: "net pos" }, signedChips(net || 0));

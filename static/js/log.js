@@ -20,13 +20,15 @@ function actionText(e, name) {
     case "call": return `${name} calls ${chips(e.amount)}${e.all_in ? " and is all in" : ""}`;
     case "bet": return `${name} bets ${chips(e.to)}${e.all_in ? " (all in)" : ""}`;
     case "raise": return `${name} raises to ${chips(e.to)}${e.all_in ? " (all in)" : ""}`;
-    case "all_in": return `${name} is all in for ${chips(e.to)}`;
+    // The round total the player is all in for (the engine's `to`; the log's `amount` is that too).
+    case "all_in": return `${name} goes all in ${chips(e.to ?? e.amount)}${why}`;
     default: return `${name} ${String(e.action).replace(/_/g, " ")}${why}`;
   }
 }
 
-/** Lines for one engine event; `name(seat)` gives the player's name. */
-export function engineLines(e, name, hand) {
+/** Lines for one engine event; `name(seat)` gives the player's name, `best` the last hand's
+ * best hands by seat (a hand shown after the showdown is named from it). */
+export function engineLines(e, name, hand, best = null) {
   switch (e.kind) {
     case "hand_started":
       return [{ text: `${hand ? `Hand #${hand}` : "New hand"} · blinds ${chips(e.small_blind)}/${chips(e.big_blind)} · ${name(e.button)} has the button`, kind: "start" }];
@@ -49,8 +51,16 @@ export function engineLines(e, name, hand) {
       const label = e.index ? `side pot ${e.index}` : "the pot";
       return [{ text: `${winners} wins ${label} (${chips(e.amount)})${e.rake ? `, rake ${chips(e.rake)}` : ""}`, kind: "win" }];
     }
-    case "hand_shown":
-      return [{ text: `${name(e.seat)} shows ${cardsText(e.hole)}`, kind: "show" }];
+    case "hand_shown": {
+      const shown = best && best[String(e.seat)];
+      return [{ text: `${name(e.seat)} shows ${cardsText(e.hole)}${shown ? ` · ${categoryName(shown.category)}` : ""}`, kind: "show" }];
+    }
+    case "hands_tabled":
+      // RULES.md 4: every remaining player is all in, no betting is left: hands face up, then the run-out.
+      return [
+        { text: "All in: hands turned face up", kind: "show" },
+        ...Object.entries(e.hands || {}).map(([seat, hole]) => ({ text: `${name(Number(seat))}: ${cardsText(hole)}`, kind: "show" })),
+      ];
     case "all_in_protected":
       return [{ text: `${name(e.seat)} is disconnected: all-in protection for ${chips(e.committed)}` }];
     default:

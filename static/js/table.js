@@ -7,6 +7,7 @@ import { cardFace, cardsInWords } from "./cards.js";
 import { centerMessage, renderBoard, renderPots, renderSeats } from "./felt.js";
 import { STRUCTURE_NAMES, categoryName, chips, el, signedChips } from "./format.js";
 import { engineLines, tableLines } from "./log.js";
+import { roomRules } from "./rules.js";
 import { CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS, LiveSocket, socketUrl } from "./socket.js";
 
 const LOG_LIMIT = 80;
@@ -33,6 +34,8 @@ class TableApp {
     this.seatsKey = null;
     this.snapshotAsked = false;
     this.lastActions = {}; // seat -> what they did last in this betting round ("Call 100")
+    this.foldedHandNumber = null; // the hand in which this player folded (their cards leave the table)
+    this.handPlayers = null; // {number, seats: {seat: {user_id, username}}}: who played the hand on the table
 
     this.dom = {
       name: root.querySelector("#table-name"),
@@ -46,6 +49,7 @@ class TableApp {
       log: root.querySelector("#action-log"),
       sitDialog: root.querySelector("#sit-dialog"),
       previousDialog: root.querySelector("#previous-dialog"),
+      rulesDialog: root.querySelector("#rules-dialog"),
       enterForm: root.querySelector("#enter-form"),
     };
     this.console = new BettingConsole(this, root.querySelector("#console"));
@@ -111,11 +115,45 @@ class TableApp {
     return Boolean(this.table && (this.table.last_hand || this.table.hand_number > (this.table.hand ? 1 : 0)));
   }
 
-  /** you.can_show is also set for players who lost (server: payouts lists every seat), so the
-   * "Show hand" choice is offered only to a winner of the last hand. */
+  /** The "Show hand" tool is for the winner of an uncontested hand; a player offered Show or
+   * Muck (you.can_muck) chooses in the console instead. */
   wonLastHand() {
     const last = this.lastHand;
     return Boolean(last && this.you && (last.winners || []).includes(this.you.seat));
+  }
+
+  /** RULES.md 4 [002]: this player folded in the hand now over; their cards stay off the table. */
+  foldedLastHand() {
+    const last = this.lastHand;
+    return Boolean(last && this.foldedHandNumber !== null && last.number === this.foldedHandNumber);
+  }
+
+  /** Remember a fold of our own while the hand is on: after it, last_hand does not say who folded. */
+  noteOwnFold() {
+    const table = this.table;
+    if (!table || !table.hand || !this.you) return;
+    const mine = this.handSeat(this.you.seat);
+    if (mine && mine.folded && mine.user_id === this.you.user_id) this.foldedHandNumber = table.hand_number;
+  }
+
+  /** Who plays each seat of the hand in progress, kept after it ends: a seat emptied at its end
+   * (busted, or removed after a disconnect) still shows the hand it showed, and a newcomer in
+   * that seat never shows someone else's cards. */
+  noteHandPlayers() {
+    const table = this.table;
+    if (!table || !table.hand) return;
+    const seats = {};
+    for (const row of table.seats || []) {
+      if (row.occupied && row.in_hand) seats[row.number] = { user_id: row.user_id, username: row.username };
+    }
+    this.handPlayers = { number: table.hand_number, seats };
+  }
+
+  /** The player who sat in `seat` for the last hand, if this page saw that hand being played. */
+  lastHandPlayer(seat) {
+    const last = this.lastHand;
+    if (!last || !this.handPlayers || this.handPlayers.number !== last.number) return null;
+    return this.handPlayers.seats[seat] || null;
   }
 
   serverNow() {
@@ -329,10 +367,13 @@ class TableApp {
     this.root.dataset.cardBack = this.cardBack;
     this.root.dataset.pending = String(this.pending);
     if (table) {
+      this.noteOwnFold();
+      this.noteHandPlayers();
       this.dom.name.textContent = table.name;
       this.dom.meta.replaceChildren(...this.metaParts(table));
       const seatsKey = JSON.stringify([table.seats, table.button, table.hand && [table.hand.button, table.hand.small_blind_seat, table.hand.big_blind_seat, table.hand.board],
-        table.turn && table.turn.seat, table.last_hand, this.you && [this.you.seat, this.you.hole], this.canSit, this.cardBack, this.lastActions]);
+        table.turn && table.turn.seat, table.last_hand, this.you && [this.you.seat, this.you.hole], this.canSit, this.cardBack, this.lastActions,
+        this.foldedHandNumber, this.handPlayers]);
       if (seatsKey !== this.seatsKey) {
         this.seatsKey = seatsKey;
         renderSeats(this.dom.seats, this);
@@ -380,7 +421,7 @@ class TableApp {
       if (e.kind === "hand_started" || e.kind === "street") this.lastActions = {};
       else if (e.kind === "action") {
         const words = { fold: "Fold", check: "Check", call: `Call ${chips(e.amount)}`, bet: `Bet ${chips(e.to)}`,
-          raise: `Raise to ${chips(e.to)}`, all_in: "All in" };
+          raise: `Raise to ${chips(e.to)}`, all_in: `All in ${chips(e.to)}` };
         this.lastActions = { ...this.lastActions, [e.seat]: words[e.action] || e.action };
       }
     }
@@ -389,7 +430,8 @@ class TableApp {
   logEvent(event) {
     this.noteLastActions(event.engine || []);
     const lines = [...tableLines(event, this.nameOf)];
-    for (const engineEvent of event.engine || []) lines.push(...engineLines(engineEvent, this.nameOf, this.table && this.table.hand_number));
+    const best = this.lastHand ? this.lastHand.best : null;
+    for (const engineEvent of event.engine || []) lines.push(...engineLines(engineEvent, this.nameOf, this.table && this.table.hand_number, best));
     if (!lines.length) return;
     const log = this.dom.log;
     const stick = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
@@ -398,7 +440,7 @@ class TableApp {
     if (stick) log.scrollTop = log.scrollHeight;
   }
 
-  // ----- dialogs: buy-in and previous hand -----
+  // ----- dialogs: buy-in, previous hand, room rules -----
 
   bindDialogs() {
     const dialog = this.dom.sitDialog;
@@ -413,15 +455,39 @@ class TableApp {
     previous.addEventListener("click", (event) => {
       if (event.target === previous) previous.close(); // a click on the backdrop closes it
     });
+    const rules = this.dom.rulesDialog;
+    this.root.querySelector("#rules-open").addEventListener("click", () => this.showRules());
+    rules.querySelector("#rules-close").addEventListener("click", () => rules.close());
+    rules.addEventListener("click", (event) => {
+      if (event.target === rules) rules.close();
+    });
   }
 
+  /** RULES.md 1: the room's options in plain words, read from table.options. */
+  showRules() {
+    const body = this.dom.rulesDialog.querySelector("#rules-body");
+    const options = this.table && this.table.options;
+    if (!options) {
+      body.replaceChildren(el("p", { class: "muted" }, "Connecting… the rules appear once the table has loaded."));
+    } else {
+      const list = el("dl", { class: "rules-list" });
+      for (const { term, text, key } of roomRules(options)) list.append(el("dt", {}, term), el("dd", { dataset: { rule: key } }, text));
+      body.replaceChildren(list);
+    }
+    if (!this.dom.rulesDialog.open) this.dom.rulesDialog.showModal();
+  }
+
+  /** The buy-in window: the server's own for this player (you.buy_in: a rathole minimum or blind
+   * debts, RULES.md 2) when it sends one, else the room's. */
   buyInRange() {
     const o = (this.table && this.table.options) || {};
+    const limits = this.you && this.you.buy_in && typeof this.you.buy_in === "object" ? this.you.buy_in : null;
     const balance = (this.you && this.you.balance) || 0;
-    const wholeBalance = o.max_buy_in === null || o.max_buy_in === undefined;
-    const min = Math.max(o.min_buy_in || 0, 1);
-    const max = wholeBalance ? balance : Math.min(o.max_buy_in, balance);
-    return { min, max, balance, wholeBalance, roomMax: o.max_buy_in };
+    const roomMax = limits ? limits.max : o.max_buy_in;
+    const wholeBalance = roomMax === null || roomMax === undefined;
+    const min = Math.max((limits ? limits.min : o.min_buy_in) || 0, 1);
+    const max = wholeBalance ? balance : Math.min(roomMax, balance);
+    return { min, max, balance, wholeBalance, roomMax, reason: (limits && limits.reason) || null };
   }
 
   openSitDialog(seat) {
@@ -431,9 +497,14 @@ class TableApp {
     const range = this.buyInRange();
     dialog.querySelector("#sit-seat-number").textContent = String(seat + 1);
     dialog.querySelector("#sit-balance").textContent = chips(range.balance);
-    dialog.querySelector("#sit-range").textContent = range.wholeBalance
-      ? "This room plays your whole balance (you may bring less)."
-      : `Buy-in between ${chips(range.min)} and ${chips(range.roomMax)} chips.`;
+    let words;
+    if (!range.wholeBalance) words = `Buy-in between ${chips(range.min)} and ${chips(range.roomMax)} chips.`;
+    else if (range.min > 1) words = `Buy-in at least ${chips(range.min)} chips, up to your whole balance.`;
+    else words = "This room plays your whole balance (you may bring less).";
+    dialog.querySelector("#sit-range").textContent = words;
+    const reason = dialog.querySelector("#sit-reason");
+    reason.textContent = range.reason || "";
+    reason.hidden = !range.reason;
     const input = dialog.querySelector("#sit-amount");
     input.min = String(range.min);
     input.max = String(Math.max(range.min, range.max));
@@ -516,11 +587,16 @@ export function previousHandView(hand) {
   }
   const shown = hand.shown || {};
   const best = hand.best || {};
+  // RULES.md 4 [002]: every hand still in at the showdown may be seen afterwards, mucked or not.
+  const showdown = hand.showdown && typeof hand.showdown === "object" ? hand.showdown : null;
+  const mucked = new Set((hand.mucked || []).map(Number));
   const rows = (hand.players || []).map((p) => {
-    const cards = shown[String(p.seat)];
+    const cards = (showdown && showdown[String(p.seat)]) || shown[String(p.seat)];
     const cell = el("td", { class: "cards-cell" });
-    if (cards) cards.forEach((c) => cell.append(cardFace(c, { size: "xs" })));
-    else {
+    if (cards) {
+      cards.forEach((c) => cell.append(cardFace(c, { size: "xs" })));
+      if (mucked.has(p.seat)) cell.append(el("span", { class: "mucked-tag" }, "mucked"));
+    } else {
       const folded = (hand.actions || []).some((a) => a.seat === p.seat && a.action === "fold");
       cell.append(el("span", { class: "muted" }, folded ? "folded" : "not shown"));
     }
@@ -533,7 +609,7 @@ export function previousHandView(hand) {
   });
   parts.push(el("h3", {}, "Players"),
     el("table", { class: "ledger compact" },
-      el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Shown"), el("th", {}, "Hand"), el("th", { class: "num" }, "Net"))),
+      el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, showdown ? "Cards at showdown" : "Shown"), el("th", {}, "Hand"), el("th", { class: "num" }, "Net"))),
       el("tbody", {}, rows)));
   const actions = el("ul", { class: "action-log compact" });
   let street = null;

@@ -72,6 +72,27 @@ def wait_hand(*pages):
         expect(page.locator("#stage.in-hand")).to_be_visible(timeout=15_000)
 
 
+def table_state(page, expression):
+    """Read the client's own view of the table (static/js/table.js `app`), e.g. "app.table.last_hand"."""
+    return page.evaluate(f"async () => {{ const {{ app }} = await import('/static/js/table.js'); return {expression}; }}")
+
+
+def room_update(site, room, **fields):
+    """Change a room's options in the served database (manage.py shell), as an admin would."""
+    site["manage"]("shell", "-c", f"from holdem.models import Table; Table.objects.filter(pk={site['rooms'][room]}).update(**{fields!r})")
+
+
+def screenshot_both_widths(page, path_1280, path_360):
+    """The page as it is now at 1280 px and at 360 px wide (CSS pixels), then back to its own size."""
+    size = page.viewport_size
+    for width, height, path in ((1280, 900, path_1280), (360, 780, path_360)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(150)  # layout and the console's scroll settle
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(path), full_page=True, animations="disabled", scale="css")
+    page.set_viewport_size(size)
+
+
 # Faces drawn in seats while a hand is in progress (-1 once the hand is over), read in one go.
 FACES_DURING_HAND = """() => document.querySelector('#stage').classList.contains('in-hand')
     ? document.querySelectorAll('#seats .pcard.face').length : -1"""
@@ -86,7 +107,8 @@ def test_two_players_play_to_showdown_and_a_spectator_sees_no_hole_cards_before_
 
     expect(alice.locator("#seats").get_by_role("button", name="Sit here")).to_have_count(6)
     sit(alice, 0, 2000)
-    alice.get_by_label("Auto muck losing hand").uncheck()  # both hands are shown at the showdown
+    # Without auto-muck a hand beaten by one already shown is offered Show or Muck (RULES.md 4 [003]).
+    alice.get_by_label("Auto muck losing hand").uncheck()
     # Once seated, the other empty seats are closed to alice but still open to the others.
     expect(alice.locator('.seat[data-state="closed"]')).to_have_count(5)
     expect(carol.locator('.seat[data-state="open"]')).to_have_count(5)
@@ -103,6 +125,9 @@ def test_two_players_play_to_showdown_and_a_spectator_sees_no_hole_cards_before_
     expect(carol.locator("#seats .pcard.back")).to_have_count(4)
     assert carol.evaluate(FACES_DURING_HAND) == 0
     expect(carol.locator("[data-pot-total]")).to_have_text("150")  # blinds 50 + 100
+    # The quick room's 2 s countdown would start the next hand (which mucks whoever is still
+    # choosing) before there is time to look at the Show-or-Muck screen: make it longer.
+    room_update(site, "showdown", countdown_seconds=12)
 
     # Check or call down to the showdown, clicking whichever console offers the turn.
     for _ in range(12):
@@ -119,6 +144,31 @@ def test_two_players_play_to_showdown_and_a_spectator_sees_no_hole_cards_before_
         button(actor, name).click()
         expect(actor.locator("#action-log li")).not_to_have_count(lines)  # the action came back
     expect(carol.locator("#stage.showdown")).to_be_visible()
+
+    # A hand beaten by one shown before it is not shown by itself: its player chooses Show or
+    # Muck, with a countdown, while the others see the seat deciding. On a split pot, or when
+    # the losing hand was shown first, both hands are already face up.
+    undecided = table_state(carol, "app.table.last_hand.undecided || []")
+    assert len(undecided) <= 1, undecided
+    if undecided:
+        loser_seat = undecided[0]
+        loser = alice if loser_seat == 0 else bob
+        console = loser.locator("#console")
+        expect(console).to_have_attribute("data-console-state", "show_or_muck")
+        expect(button(loser, "Show")).to_be_enabled()
+        expect(button(loser, "Muck")).to_be_enabled()
+        expect(console.locator("[data-decide-seconds]")).to_have_text(re.compile(r"^\d+s$"))
+        expect(carol.locator(f'.seat[data-seat="{loser_seat}"] .deciding')).to_have_text("Deciding…")
+        expect(carol.locator(f'.seat[data-seat="{loser_seat}"] .pcard.face')).to_have_count(0)
+        winner = bob if loser is alice else alice
+        expect(winner.locator("#console")).not_to_have_attribute("data-console-state", "show_or_muck")
+        # 8 s to choose: the pictures only if there is time for them (a loaded machine is slow).
+        if (table_state(loser, "app.console.decideLeftMs()") or 0) > 5_000:
+            screenshot_both_widths(loser, artifacts / "table-showdown-show-or-muck-1280.png", artifacts / "table-showdown-show-or-muck-360.png")
+        button(loser, "Show").click()
+        expect(console).not_to_have_attribute("data-console-state", "show_or_muck")
+        expect(carol.locator(f'.seat[data-seat="{loser_seat}"] .deciding')).to_have_count(0)
+    expect(carol.locator("#seats .pcard.face")).to_have_count(4)
     for page in (alice, bob, carol):
         page.evaluate("window.scrollTo(0, 0)")
     alice.screenshot(path=str(artifacts / "table-showdown-desktop.png"), full_page=True)
@@ -182,6 +232,8 @@ def test_folding_asks_for_confirmation_then_the_player_waits_folded(site, sign_i
     seat = actor.locator(".seat.mine").get_attribute("data-seat")
     for page in players:
         expect(page.locator(f'.seat[data-seat="{seat}"]')).to_have_attribute("data-state", "folded")
+    # Folded cards leave the table, the player's own view included (RULES.md 4 [002]).
+    expect(actor.locator(".seat.mine .pcard")).to_have_count(0)
     # A folded player's cards never reach anyone else.
     others = [p for p in players if p is not actor]
     for page in others:
@@ -207,6 +259,8 @@ def test_all_in_asks_for_confirmation_and_the_caller_cannot_raise(site, sign_in)
     button(actor, "Confirm").click()
     expect(actor.locator("#console")).to_have_attribute("data-console-state", "waiting_all_in")
     expect(other.locator(f'.seat[data-seat="{"1" if actor is short else "4"}"]')).to_have_attribute("data-state", "all_in")
+    # The log says how much: the player's total bet for the round.
+    expect(other.locator("#action-log")).to_contain_text(re.compile(r"goes all in [1-9][\d,]*"))
 
     # Facing an all-in nobody can raise: call (or all in when it is more than the stack) or fold.
     expect(other.locator("#console")).to_have_attribute("data-console-state", re.compile("^(call_no_raise|forced_all_in)$"))
@@ -371,6 +425,9 @@ def test_seat_states_posting_leaving_and_a_disconnected_player(site, sign_in):
     first, second, late = sign_in("e2e17"), sign_in("e2e18"), sign_in("e2e19")
     for page in (first, second, late):
         open_table(page, site, "seating")
+    # A dropped connection counts after the room's grace (RULES.md 5): a short one here, and turns
+    # long enough that the hand is still on when it has passed.
+    room_update(site, "seating", disconnect_grace_seconds=3, turn_seconds=60)
     sit(first, 0, 2000)
     sit(second, 2, 2000)
     wait_hand(first, second, late)
@@ -388,9 +445,10 @@ def test_seat_states_posting_leaving_and_a_disconnected_player(site, sign_in):
     expect(late.locator('.seat[data-seat="4"]')).to_have_attribute("data-state", "open")
     expect(late.locator("#table-meta")).to_contain_text("Wallet 10,000")  # the chips came back
 
-    # A player who drops out mid-hand is shown as disconnected to the others.
+    # A player who drops out mid-hand is shown as disconnected to the others, once the grace is over.
     second.context.close()
-    expect(first.locator('.seat[data-seat="2"]')).to_have_attribute("data-state", "disconnected")
+    expect(first.locator('.seat[data-seat="2"]')).not_to_have_attribute("data-state", "disconnected", timeout=1_000)
+    expect(first.locator('.seat[data-seat="2"]')).to_have_attribute("data-state", "disconnected", timeout=15_000)
 
 
 def test_lobby_updates_live_and_join_opens_the_table(site, sign_in, artifacts):

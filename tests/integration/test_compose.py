@@ -1,7 +1,9 @@
 """docker-compose.yml describes the production topology, and Docker Compose itself accepts it.
 
 The structure is read with PyYAML (no Docker needed); `docker compose config -q` runs where a
-Compose implementation is installed (no engine is needed for `config`).
+Compose implementation is installed (no engine is needed for `config`). Without one those tests
+skip, except on CI (CI=true), where bin/services installs Debian's docker-compose and a missing
+client is a failure.
 """
 import re
 import shutil
@@ -10,6 +12,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+
+from tests.conftest import service_missing
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE_FILE = ROOT / "docker-compose.yml"
@@ -128,7 +132,7 @@ def compose_command() -> list[str]:
             return ["docker", "compose"]
     if shutil.which("docker-compose"):
         return ["docker-compose"]
-    pytest.skip("no Docker Compose here (neither the docker compose plugin nor docker-compose)")
+    service_missing("no Docker Compose here (neither the docker compose plugin nor docker-compose)")
 
 
 def write_env(directory: Path, **values) -> Path:
