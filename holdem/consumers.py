@@ -126,6 +126,7 @@ class TableConsumer(TrackedConsumer):
         self.frames_window = (time.monotonic(), 0)
         await self.open_tracked([table_group(self.table_id), player_group(self.table_id, self.user.pk)])
         await self.send_snapshot()
+        self.start_beating()
 
     async def disconnect(self, code):
         await self.close_tracked()

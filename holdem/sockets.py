@@ -35,9 +35,13 @@ class TrackedConsumer(AsyncWebsocketConsumer):
             process_key=PROCESS_KEY, channel_name=self.channel_name, user=self.user, table_id=self.table_id
         )
         self.tracked = True
-        heartbeat().add(self)
         for channel in evicted:
             await self.channel_layer.send(channel, {"type": "connection.evict"})
+
+    def start_beating(self) -> None:
+        """Join the process heartbeat; after the first frame (a snapshot), so that frame comes first."""
+        if self.tracked:
+            heartbeat().add(self)
 
     async def close_tracked(self) -> None:
         if not getattr(self, "tracked", False):

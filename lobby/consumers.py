@@ -18,6 +18,7 @@ class LobbyConsumer(TrackedConsumer):
             return
         await self.open_tracked([LOBBY_GROUP])
         await self.send_rooms()
+        self.start_beating()
 
     async def disconnect(self, code):
         await self.close_tracked()
