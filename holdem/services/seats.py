@@ -143,7 +143,8 @@ def table_sit_in(*, table_id: int, user) -> Seat:
         if table.entry == Entry.WAIT_OR_POST and (seat.missed_small_blind or seat.missed_big_blind):
             seat.waiting_for_big_blind = True  # RULES.md 2: post the missed blinds, or wait for the big blind
         seat.save(update_fields=["sitting_out", "sat_out_idle", "timeouts_in_row", "waiting_for_big_blind"])
-        _start_countdown_if_ready(table, seats)
+        # The locked list holds its own copy of this seat: count the player back in.
+        _start_countdown_if_ready(table, [seat if s.pk == seat.pk else s for s in seats])
         notify_table(table, "sitting_in", {"seat": seat.number})
     return seat
 

@@ -290,3 +290,13 @@ def test_a_protected_player_who_comes_back_sees_their_seat_all_in_until_the_hand
     seat = next(s for s in public_table(table)["seats"] if s["number"] == victim)
     assert seat["state"] == "all_in" and seat["protected"] and not seat["disconnected"]
     assert private_part(table, users[victim])["legal"] is None  # no more actions this hand
+
+
+def test_coming_back_heads_up_starts_the_countdown(seated, clock):
+    # "I'm back" at a two-player table: the next game is counted down again.
+    table, users = seated("nl50", seats=(0, 1))
+    Seat.objects.filter(user=users[1]).update(sitting_out=True, sat_out_idle=True)
+    Table.objects.filter(pk=table.pk).update(next_hand_at=None)  # no game: one player was out
+    table_sit_in(table_id=table.pk, user=users[1])
+    table.refresh_from_db()
+    assert table.next_hand_at is not None
