@@ -10,6 +10,8 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from holdem.services.clock import clock_last_run
+
 log = logging.getLogger(__name__)
 OK = "ok"
 NOT_CONFIGURED = "not configured"  # embedded mode: no Redis, and that is healthy
@@ -51,8 +53,6 @@ def redis_status() -> str:
 
 def clock_status() -> tuple[str, str | None]:
     """The deadline clock's state and when it last ran (ISO 8601)."""
-    from holdem.services.clock import clock_last_run
-
     try:
         last_run = clock_last_run()
     except Exception as error:

@@ -11,6 +11,7 @@ import logging
 import time
 import uuid
 
+import redis.asyncio
 from channels.db import database_sync_to_async
 from django.conf import settings
 
@@ -85,8 +86,6 @@ class Heartbeat:
         """True once after Redis lost our marker key (flushed or restarted): groups went with it."""
         if not settings.REDIS_URL:
             return False
-        import redis.asyncio
-
         if self.redis is None:
             self.redis = redis.asyncio.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
             await self.redis.set(self.marker, "1")

@@ -6,8 +6,6 @@ Each run is recorded (`ClockBeat`): /healthz reports it, and a gap since the las
 site was down, so turns that ran out meanwhile get a fresh clock instead of a timeout.
 """
 import logging
-from datetime import timedelta
-
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -90,7 +88,3 @@ def turns_renew_after_downtime(*, since, now) -> int:
         log.warning("the clock was silent for %.0f s: %s turns got a fresh clock", (now - since).total_seconds(), renewed)
     return renewed
 
-
-def clock_is_stale(now=None, *, after_seconds: float) -> bool:
-    last_run = clock_last_run()
-    return last_run is not None and ((now or timezone.now()) - last_run) > timedelta(seconds=after_seconds)

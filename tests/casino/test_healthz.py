@@ -1,6 +1,12 @@
 """GET /healthz: the database and Redis status as JSON, 200 when healthy and 503 when not."""
+from datetime import timedelta
+
 import pytest
 from django.db.utils import OperationalError
+from django.utils import timezone
+
+from holdem.models import ClockBeat
+from holdem.services import deadlines_fire_due
 
 pytestmark = pytest.mark.django_db
 
@@ -62,13 +68,6 @@ def test_healthz_only_answers_reads(client):
 
 def test_healthz_says_when_the_clock_last_ran_and_fails_when_it_is_stale(client, settings):
     # Issue 10: beat down means no countdown ends and no turn times out; the site is not healthy.
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from holdem.models import ClockBeat
-    from holdem.services import deadlines_fire_due
-
     settings.REDIS_URL = ""
     deadlines_fire_due()
     body = client.get("/healthz").json()

@@ -270,8 +270,7 @@ def test_a_player_coming_back_buys_in_for_at_least_what_they_left_with(site, roo
     page.locator("#console-tools").get_by_role("button", name="Leave table").click()
     expect(page.locator("#console")).to_have_attribute("data-console-state", "not_playing")
     open_table(page, site, rooms["rebuy"])  # a fresh snapshot
-    if not table_state(page, "app.you && app.you.buy_in ? true : false"):
-        pytest.skip("the server does not send you.buy_in yet")
+    assert table_state(page, "app.you && app.you.buy_in ? true : false"), "the snapshot carries you.buy_in"
 
     page.locator('.seat[data-seat="2"]').get_by_role("button", name="Sit here").click()
     dialog = page.locator("#sit-dialog")

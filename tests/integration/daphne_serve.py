@@ -41,26 +41,32 @@ def database_url() -> str:
     return f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
+def server_env(**overrides) -> dict:
+    """The environment of a Daphne serving the test database in production settings, relaxed for
+    plain http on localhost as in bin/cluster (live_site.LiveServer uses it too)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CASINO_"))}
+    env.pop("REDIS_URL", None)
+    env.update(
+        DATABASE_URL=database_url(),
+        DJANGO_SECRET_KEY=SERVER_SECRET_KEY,
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_DEBUG="false",
+        DJANGO_SECURE_SSL_REDIRECT="false",
+        DJANGO_SECURE_COOKIES="false",
+        DJANGO_HSTS_SECONDS="0",
+        DJANGO_LOG_LEVEL="WARNING",
+    )
+    env.update(overrides)
+    return env
+
+
 @contextmanager
 def daphne_serving():
     """Yield the port of a Daphne serving casino.asgi:application; stop it afterwards. Needs the
     test database to be PostgreSQL with committed data (django_db(transaction=True))."""
     if connection.vendor != "postgresql":
         service_missing("needs PostgreSQL: Daphne runs in another process and reads the test database")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CASINO_"))}
-    env.pop("REDIS_URL", None)  # embedded mode: the in-memory channel layer is enough here
-    env.update(
-        DATABASE_URL=database_url(),
-        DJANGO_SECRET_KEY=SERVER_SECRET_KEY,
-        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
-        # Production settings, relaxed for plain http on localhost as in bin/cluster.
-        DJANGO_DEBUG="false",
-        DJANGO_SECURE_SSL_REDIRECT="false",
-        DJANGO_SECURE_COOKIES="false",
-        DJANGO_HSTS_SECONDS="0",
-        DJANGO_LOG_LEVEL="WARNING",
-        CASINO_CLOCK="off",
-    )
+    env = server_env(CASINO_CLOCK="off")  # embedded mode: the in-memory channel layer is enough here
     port = free_port()
     with tempfile.TemporaryFile("w+") as log:
         server = subprocess.Popen(

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from django.db import close_old_connections, connection
 
-from tests.integration.daphne_serve import ROOT, database_url, free_port, session_cookie, wait_healthy
+from tests.integration.daphne_serve import ROOT, free_port, server_env, session_cookie, wait_healthy
 
 __all__ = ["ROOT", "Clock", "LiveServer", "Player", "session_cookie", "wait_until"]
 
@@ -35,18 +35,9 @@ class LiveServer:
     def __init__(self, redis_url: str, secret_key: str, extra_args=(), database=None):
         self.port = free_port()
         self.extra_args = list(extra_args)
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CASINO_"))}
-        self.env.update(
-            DATABASE_URL=database or database_url(),
-            REDIS_URL=redis_url,
-            DJANGO_SECRET_KEY=secret_key,
-            DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
-            DJANGO_DEBUG="false",
-            DJANGO_SECURE_SSL_REDIRECT="false",
-            DJANGO_SECURE_COOKIES="false",
-            DJANGO_HSTS_SECONDS="0",
-            DJANGO_LOG_LEVEL="WARNING",
-            DJANGO_CONN_HEALTH_CHECKS="true",
+        self.env = server_env(
+            REDIS_URL=redis_url, DJANGO_SECRET_KEY=secret_key, DJANGO_CONN_HEALTH_CHECKS="true",
+            **({"DATABASE_URL": database} if database else {}),
         )
         self.process = None
         self.log = None
