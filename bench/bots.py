@@ -8,6 +8,7 @@ sign-up form when its account does not exist yet (so each starts with the site's
 bench/load.py drives many tables with the same Bot class and reads the figures it keeps. A dev
 and ops tool: never point it at a site whose players did not agree to bots.
 """
+
 import argparse
 import asyncio
 import http.cookiejar
@@ -37,6 +38,7 @@ class SignInError(Exception):
 
 # --- signing in over HTTP, as a browser would ------------------------------------------------
 
+
 class _KeepRedirects(urllib.request.HTTPRedirectHandler):
     """Leave redirects unfollowed: a 302 after the form post is the answer we want."""
 
@@ -56,7 +58,9 @@ def _post_form(opener, jar, url: str, fields: dict, timeout: float) -> int:
     if token is None:
         raise SignInError(f"no CSRF token in the form at {url}")
     body = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": token.group(1)}).encode()
-    request = urllib.request.Request(url, data=body, headers={"Origin": _origin_of(url), "Referer": url})
+    request = urllib.request.Request(
+        url, data=body, headers={"Origin": _origin_of(url), "Referer": url}
+    )
     try:
         with opener.open(request, timeout=timeout) as answer:
             return answer.status
@@ -64,7 +68,9 @@ def _post_form(opener, jar, url: str, fields: dict, timeout: float) -> int:
         return answer.code
 
 
-def sign_in(base_url: str, username: str, password: str, *, create: bool = True, timeout: float = 20) -> str:
+def sign_in(
+    base_url: str, username: str, password: str, *, create: bool = True, timeout: float = 20
+) -> str:
     """The session id of `username`, signing in through the login form (and signing up through the
     sign-up form first when the account does not exist and `create` is set)."""
     base_url = base_url.rstrip("/")
@@ -73,17 +79,23 @@ def sign_in(base_url: str, username: str, password: str, *, create: bool = True,
     attempts = [("/accounts/login/", {"username": username, "password": password})]
     if create:
         attempts.append(
-            ("/accounts/signup/", {"username": username, "email": "", "password1": password, "password2": password})
+            (
+                "/accounts/signup/",
+                {"username": username, "email": "", "password1": password, "password2": password},
+            )
         )
     for path, fields in attempts:
         status = _post_form(opener, jar, base_url + path, fields, timeout)
         session = next((c.value for c in jar if c.name == "sessionid"), None)
         if status == 302 and session:
             return session
-    raise SignInError(f"{username} could not sign in at {base_url} (wrong password, or sign-up refused)")
+    raise SignInError(
+        f"{username} could not sign in at {base_url} (wrong password, or sign-up refused)"
+    )
 
 
 # --- the figures the bots keep ----------------------------------------------------------------
+
 
 @dataclass
 class Figures:
@@ -143,12 +155,15 @@ def caused(event: dict) -> str:
     """What an action led to: the hand's end, a new street, or just the next turn."""
     if event.get("kind") != "hand":
         return event.get("kind", "?")
-    if any(change.get("kind") == "street" or "board" in change for change in event.get("engine") or ()):
+    if any(
+        change.get("kind") == "street" or "board" in change for change in event.get("engine") or ()
+    ):
         return "next street"
     return "next turn"
 
 
 # --- one bot ------------------------------------------------------------------------------------
+
 
 def choose_action(legal: dict, rng: random.Random) -> tuple[str, int | None]:
     """A random legal action with a legal amount, the way a careless human might click."""
@@ -160,16 +175,29 @@ def choose_action(legal: dict, rng: random.Random) -> tuple[str, int | None]:
     if action not in ("bet", "raise"):
         return action, None
     low, high = legal["min_to"], legal["max_to"]
-    pot_sized = max(low, legal.get("current_bet", 0) + legal.get("pot", 0) + legal.get("to_call", 0))
+    pot_sized = max(
+        low, legal.get("current_bet", 0) + legal.get("pot", 0) + legal.get("to_call", 0)
+    )
     return action, rng.randint(low, max(low, min(high, pot_sized)))
 
 
 class Bot:
     """One player in one browser tab: a table websocket and the decisions a person would make."""
 
-    def __init__(self, *, name: str, base_url: str, session_id: str, table_id: int, watch: TableWatch,
-                 figures: Figures, think: tuple[float, float] = (0.2, 1.0), rng: random.Random | None = None,
-                 buy_in: int | None = None, seat: int | None = None):
+    def __init__(
+        self,
+        *,
+        name: str,
+        base_url: str,
+        session_id: str,
+        table_id: int,
+        watch: TableWatch,
+        figures: Figures,
+        think: tuple[float, float] = (0.2, 1.0),
+        rng: random.Random | None = None,
+        buy_in: int | None = None,
+        seat: int | None = None,
+    ):
         self.name = name
         self.base_url = base_url.rstrip("/")
         self.session_id = session_id
@@ -202,8 +230,12 @@ class Bot:
         """Play until `deadline` (time.monotonic()), then close the tab."""
         try:
             async with connect(
-                self.ws_url, origin=_origin_of(self.base_url), proxy=None, open_timeout=30,
-                additional_headers={"Cookie": f"sessionid={self.session_id}"}, max_size=2**22,
+                self.ws_url,
+                origin=_origin_of(self.base_url),
+                proxy=None,
+                open_timeout=30,
+                additional_headers={"Cookie": f"sessionid={self.session_id}"},
+                max_size=2**22,
             ) as ws:
                 self.ws = ws
                 self.watch.connected.add(self)
@@ -215,7 +247,9 @@ class Bot:
                     await self.on_frame(json.loads(text), time.perf_counter())
         except ConnectionClosed as closed:
             if time.monotonic() < deadline:
-                self.figures.errors[f"closed_{closed.rcvd.code if closed.rcvd else 'abnormal'}"] += 1
+                self.figures.errors[
+                    f"closed_{closed.rcvd.code if closed.rcvd else 'abnormal'}"
+                ] += 1
         except InvalidStatus as refused:
             self.figures.errors[f"handshake_{refused.response.status_code}"] += 1
         except (InvalidHandshake, OSError, TimeoutError) as failed:
@@ -311,7 +345,11 @@ class Bot:
             buy_in = None  # whole-balance room
         else:
             low, high = options.get("min_buy_in") or 1, options["max_buy_in"]
-            buy_in = self.buy_in if self.buy_in is not None else self.rng.randint(low, max(low, min(high, low * 3)))
+            buy_in = (
+                self.buy_in
+                if self.buy_in is not None
+                else self.rng.randint(low, max(low, min(high, low * 3)))
+            )
             balance = self.you.get("balance") or 0
             if balance < low:
                 self.figures.errors["bot_out_of_chips"] += 1
@@ -340,6 +378,7 @@ class Bot:
 
 # --- the command line ---------------------------------------------------------------------------
 
+
 def parse_think(text: str) -> tuple[float, float]:
     low, _, high = text.partition("-")
     return float(low), float(high or low)
@@ -349,7 +388,7 @@ def percentile(values: list[float], fraction: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 async def play(args) -> Figures:
@@ -358,12 +397,24 @@ async def play(args) -> Figures:
     urls = args.url
     names = [f"{args.prefix}-{n}" for n in range(1, args.players + 1)]
     sessions = await asyncio.gather(
-        *(asyncio.to_thread(sign_in, urls[i % len(urls)], name, args.password) for i, name in enumerate(names))
+        *(
+            asyncio.to_thread(sign_in, urls[i % len(urls)], name, args.password)
+            for i, name in enumerate(names)
+        )
     )
     rng = random.Random(args.seed)
     bots = [
-        Bot(name=name, base_url=urls[i % len(urls)], session_id=session, table_id=args.table, watch=watch,
-            figures=figures, think=parse_think(args.think), rng=random.Random(rng.random()), seat=i)
+        Bot(
+            name=name,
+            base_url=urls[i % len(urls)],
+            session_id=session,
+            table_id=args.table,
+            watch=watch,
+            figures=figures,
+            think=parse_think(args.think),
+            rng=random.Random(rng.random()),
+            seat=i,
+        )
         for i, (name, session) in enumerate(zip(names, sessions))
     ]
     deadline = time.monotonic() + args.seconds
@@ -373,11 +424,15 @@ async def play(args) -> Figures:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--url", action="append", help="site URL; repeat to spread bots over servers")
+    parser.add_argument(
+        "--url", action="append", help="site URL; repeat to spread bots over servers"
+    )
     parser.add_argument("--table", type=int, required=True)
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--think", default="0.2-1.0", help="think time range in seconds, e.g. 0.1-0.5")
+    parser.add_argument(
+        "--think", default="0.2-1.0", help="think time range in seconds, e.g. 0.1-0.5"
+    )
     parser.add_argument("--prefix", default="bot")
     parser.add_argument("--password", default="bot-players-only-on-dev-sites")
     parser.add_argument("--seed", type=int, default=None)

@@ -7,6 +7,7 @@
    state machine, each driven by the same seeded policy (uniform over fold / check-call /
    bet-raise to a random legal amount / all in) from the same starting stacks.
 """
+
 import argparse
 import pathlib
 import random
@@ -27,8 +28,7 @@ TARGET_VS_POKERKIT = 20
 def starting_stacks(hands: int, seed: int) -> list[tuple[int, ...]]:
     """Per hand, six stacks of 20 to 300 big blinds (short stacks make side pots common)."""
     rng = random.Random(seed)
-    return [tuple(rng.randint(20, 300) * BIG_BLIND for _ in range(PLAYERS))
-            for _ in range(hands)]
+    return [tuple(rng.randint(20, 300) * BIG_BLIND for _ in range(PLAYERS)) for _ in range(hands)]
 
 
 def _choice(rng: random.Random, can_fold: bool, can_raise: bool, can_all_in: bool) -> str:
@@ -54,16 +54,22 @@ def play_ours(stacks_per_hand, rng: random.Random) -> tuple[float, int]:
         state, _ = start_hand(options, seats, PLAYERS - 1, shuffle(deck, rng))
         while state.actor is not None:
             legal = legal_actions(state)
-            kind = _choice(rng, "check" not in legal.actions, legal.can_raise,
-                           "all_in" in legal.actions)
+            kind = _choice(
+                rng, "check" not in legal.actions, legal.can_raise, "all_in" in legal.actions
+            )
             if kind == "fold":
                 state, _ = apply_action(state, legal.seat, "fold")
             elif kind == "call":
-                state, _ = apply_action(state, legal.seat,
-                                        "check" if "check" in legal.actions else "call")
+                state, _ = apply_action(
+                    state, legal.seat, "check" if "check" in legal.actions else "call"
+                )
             elif kind == "raise":
-                state, _ = apply_action(state, legal.seat, "raise" if legal.current_bet else "bet",
-                                        rng.randint(legal.min_to, legal.max_to))
+                state, _ = apply_action(
+                    state,
+                    legal.seat,
+                    "raise" if legal.current_bet else "bet",
+                    rng.randint(legal.min_to, legal.max_to),
+                )
             else:
                 state, _ = apply_action(state, legal.seat, "all_in")
             actions += 1
@@ -77,17 +83,31 @@ def play_pokerkit(stacks_per_hand, rng: random.Random) -> tuple[float, int]:
     from pokerkit import Automation, Mode, NoLimitTexasHoldem
 
     automations = (
-        Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
-        Automation.CARD_BURNING, Automation.HOLE_DEALING, Automation.BOARD_DEALING,
-        Automation.RUNOUT_COUNT_SELECTION, Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-        Automation.HAND_KILLING, Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING,
+        Automation.ANTE_POSTING,
+        Automation.BET_COLLECTION,
+        Automation.BLIND_OR_STRADDLE_POSTING,
+        Automation.CARD_BURNING,
+        Automation.HOLE_DEALING,
+        Automation.BOARD_DEALING,
+        Automation.RUNOUT_COUNT_SELECTION,
+        Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+        Automation.HAND_KILLING,
+        Automation.CHIPS_PUSHING,
+        Automation.CHIPS_PULLING,
     )
     actions = 0
     started = time.process_time()
     for stacks in stacks_per_hand:
         state = NoLimitTexasHoldem.create_state(
-            automations, True, 0, (SMALL_BLIND, BIG_BLIND), BIG_BLIND, stacks, PLAYERS,
-            mode=Mode.CASH_GAME)
+            automations,
+            True,
+            0,
+            (SMALL_BLIND, BIG_BLIND),
+            BIG_BLIND,
+            stacks,
+            PLAYERS,
+            mode=Mode.CASH_GAME,
+        )
         while state.status:
             if state.actor_index is None:
                 raise AssertionError("pokerkit waits for an operation the bench does not make")
@@ -95,18 +115,24 @@ def play_pokerkit(stacks_per_hand, rng: random.Random) -> tuple[float, int]:
             to_call = state.checking_or_calling_amount
             player = state.actor_index
             all_in_to = state.stacks[player] + state.bets[player]
-            kind = _choice(rng, bool(to_call), can_raise,
-                           to_call >= state.stacks[player] or (
-                               can_raise
-                               and state.max_completion_betting_or_raising_to_amount == all_in_to))
+            kind = _choice(
+                rng,
+                bool(to_call),
+                can_raise,
+                to_call >= state.stacks[player]
+                or (can_raise and state.max_completion_betting_or_raising_to_amount == all_in_to),
+            )
             if kind == "fold":
                 state.fold()
             elif kind == "call":
                 state.check_or_call()
             elif kind == "raise":
-                state.complete_bet_or_raise_to(rng.randint(
-                    state.min_completion_betting_or_raising_to_amount,
-                    state.max_completion_betting_or_raising_to_amount))
+                state.complete_bet_or_raise_to(
+                    rng.randint(
+                        state.min_completion_betting_or_raising_to_amount,
+                        state.max_completion_betting_or_raising_to_amount,
+                    )
+                )
             elif to_call >= state.stacks[player]:
                 state.check_or_call()
             else:
@@ -123,9 +149,11 @@ def race(stacks, seed: int, rounds: int = 10) -> dict:
     totals = {"ours": [0.0, 0], "pokerkit": [0.0, 0]}
     size = -(-len(stacks) // rounds)
     for start in range(0, len(stacks), size):
-        chunk = stacks[start:start + size]
-        for name, play, rng in (("ours", play_ours, ours_rng),
-                                ("pokerkit", play_pokerkit, pokerkit_rng)):
+        chunk = stacks[start : start + size]
+        for name, play, rng in (
+            ("ours", play_ours, ours_rng),
+            ("pokerkit", play_pokerkit, pokerkit_rng),
+        ):
             seconds, actions = play(chunk, rng)
             totals[name][0] += seconds
             totals[name][1] += actions
@@ -144,8 +172,12 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000, help="hands per engine (2000)")
     parser.add_argument("--seed", type=int, default=7, help="seed of stacks and policy (7)")
-    parser.add_argument("--evaluations", type=int, default=100_000,
-                        help="seven-card hands for the evaluator figures (100,000)")
+    parser.add_argument(
+        "--evaluations",
+        type=int,
+        default=100_000,
+        help="seven-card hands for the evaluator figures (100,000)",
+    )
     args = parser.parse_args(argv)
 
     figures = evaluator_figures(args.evaluations)
@@ -154,10 +186,14 @@ def main(argv=None) -> None:
         print("  (bench/evaluator_speed.py not found)")
     else:
         print(f"  ours      {figures['ours']:>12,.0f}")
-        print(f"  treys     {figures['treys']:>12,.0f}   ours / treys    = "
-              f"{figures['ours_vs_treys']:.1f}x")
-        print(f"  pokerkit  {figures['pokerkit']:>12,.0f}   ours / pokerkit = "
-              f"{figures['ours_vs_pokerkit']:.1f}x")
+        print(
+            f"  treys     {figures['treys']:>12,.0f}   ours / treys    = "
+            f"{figures['ours_vs_treys']:.1f}x"
+        )
+        print(
+            f"  pokerkit  {figures['pokerkit']:>12,.0f}   ours / pokerkit = "
+            f"{figures['ours_vs_pokerkit']:.1f}x"
+        )
 
     stacks = starting_stacks(args.hands, args.seed)
     totals = race(stacks, args.seed)
@@ -165,8 +201,10 @@ def main(argv=None) -> None:
     pk_seconds, pk_actions = totals["pokerkit"]
     ours_rate = args.hands / ours_seconds
     pk_rate = args.hands / pk_seconds
-    print(f"\nComplete random {PLAYERS}-max no-limit hands per second ({args.hands} hands each, "
-          "CPU time)")
+    print(
+        f"\nComplete random {PLAYERS}-max no-limit hands per second ({args.hands} hands each, "
+        "CPU time)"
+    )
     print(f"  ours      {ours_rate:>12,.0f}   ({ours_actions / args.hands:.1f} actions a hand)")
     print(f"  pokerkit  {pk_rate:>12,.0f}   ({pk_actions / args.hands:.1f} actions a hand)")
     ratio = ours_rate / pk_rate

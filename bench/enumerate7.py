@@ -5,6 +5,7 @@ Run from the project root: `.venv/bin/python bench/enumerate7.py` (about 20 s on
 `--sample N` for N random seven-card hands checked against the expected proportions.
 Exits 1 on any mismatch.
 """
+
 import argparse
 import math
 import random
@@ -14,19 +15,31 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project root
 
-from holdem.engine import evaluator  # noqa: E402
-from holdem.engine.cards import new_deck, parse_card  # noqa: E402
+from holdem.engine import evaluator
+from holdem.engine.cards import new_deck, parse_card
 
 SEVEN_CARD_HANDS = 133_784_560
 FIVE_CARD_HANDS = 2_598_960
 SEVEN_CARD_TOTALS = {
-    "straight flush": 41_584, "four of a kind": 224_848, "full house": 3_473_184,
-    "flush": 4_047_644, "straight": 6_180_020, "three of a kind": 6_461_620,
-    "two pair": 31_433_400, "one pair": 58_627_800, "high card": 23_294_460,
+    "straight flush": 41_584,
+    "four of a kind": 224_848,
+    "full house": 3_473_184,
+    "flush": 4_047_644,
+    "straight": 6_180_020,
+    "three of a kind": 6_461_620,
+    "two pair": 31_433_400,
+    "one pair": 58_627_800,
+    "high card": 23_294_460,
 }
 FIVE_CARD_TOTALS = {
-    "straight flush": 40, "four of a kind": 624, "full house": 3_744, "flush": 5_108,
-    "straight": 10_200, "three of a kind": 54_912, "two pair": 123_552, "one pair": 1_098_240,
+    "straight flush": 40,
+    "four of a kind": 624,
+    "full house": 3_744,
+    "flush": 5_108,
+    "straight": 10_200,
+    "three of a kind": 54_912,
+    "two pair": 123_552,
+    "one pair": 1_098_240,
     "high card": 1_302_540,
 }
 FIVE_CARD_VALUES = 7_462
@@ -134,8 +147,12 @@ def report(title, counts, expected, tolerance=None):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sample", type=int, metavar="N",
-                        help="check N random seven-card hands instead of all of them")
+    parser.add_argument(
+        "--sample",
+        type=int,
+        metavar="N",
+        help="check N random seven-card hands instead of all of them",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of --sample (default 1)")
     args = parser.parse_args(argv)
     all_ok = True
@@ -145,11 +162,15 @@ def main(argv=None):
         counts = count_sampled_seven_card_hands(args.sample, args.seed)
         scale = args.sample / SEVEN_CARD_HANDS
         expected = {name: total * scale for name, total in SEVEN_CARD_TOTALS.items()}
+
         # Five standard deviations of a binomial count, plus one for the rarest rows.
         def tolerance(mean):
             return 5 * math.sqrt(mean * (1 - mean / args.sample)) + 1
-        title = (f"Seven-card hands: {args.sample:,} random (seed {args.seed}),"
-                 " against the expected share")
+
+        title = (
+            f"Seven-card hands: {args.sample:,} random (seed {args.seed}),"
+            " against the expected share"
+        )
         all_ok &= report(title, counts, expected, tolerance)
     else:
         counts = count_all_seven_card_hands()
@@ -166,8 +187,10 @@ def main(argv=None):
     all_ok &= report(f"Five-card hands: all {FIVE_CARD_HANDS:,}", counts, FIVE_CARD_TOTALS)
     values_ok = len(values) == FIVE_CARD_VALUES
     all_ok &= values_ok and sum(counts) == FIVE_CARD_HANDS
-    print(f"  distinct values: {len(values):,} (expected {FIVE_CARD_VALUES:,})  "
-          f"{'OK' if values_ok else 'MISMATCH'}")
+    print(
+        f"  distinct values: {len(values):,} (expected {FIVE_CARD_VALUES:,})  "
+        f"{'OK' if values_ok else 'MISMATCH'}"
+    )
     print(f"  time: {time.perf_counter() - started:.1f} s\n")
 
     print("ALL OK" if all_ok else "MISMATCH")

@@ -3,6 +3,7 @@
 All three score the same pre-generated random hands, each converted to its library's cards first.
 Run from the project root: `.venv/bin/python bench/evaluator_speed.py [--hands N] [--seed S]`.
 """
+
 import argparse
 import random
 import sys
@@ -11,8 +12,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project root
 
-from holdem.engine.cards import new_deck, parse_card  # noqa: E402
-from holdem.engine.evaluator import evaluate, evaluate_ints  # noqa: E402
+import itertools
+
+from holdem.engine.cards import new_deck, parse_card
+from holdem.engine.evaluator import evaluate, evaluate_ints
 
 # pokerkit builds a hand object for each of the 21 five-card subsets, about 1,000 times slower
 # than our path: it is timed on the first hands of the same list to keep the run short.
@@ -47,6 +50,7 @@ def _time_ours(hands, repeats):
     def run():
         for cards in parsed:
             evaluate_ints(cards)
+
     return _best_rate(run, len(parsed), repeats), [evaluate_ints(cards) for cards in parsed]
 
 
@@ -54,6 +58,7 @@ def _time_ours_from_codes(hands, repeats):
     def run():
         for codes in hands:
             evaluate(codes)
+
     return _best_rate(run, len(hands), repeats)
 
 
@@ -61,12 +66,15 @@ def _time_treys(hands, repeats):
     from treys import Card, Evaluator
 
     treys_evaluator = Evaluator()
-    converted = [([Card.new(code) for code in codes[:2]], [Card.new(code) for code in codes[2:]])
-                 for codes in hands]
+    converted = [
+        ([Card.new(code) for code in codes[:2]], [Card.new(code) for code in codes[2:]])
+        for codes in hands
+    ]
 
     def run():
         for hole, board in converted:
             treys_evaluator.evaluate(hole, board)
+
     # treys ranks 1 (royal flush) .. 7462: smaller is better, so negate to compare with ours.
     ranks = [-treys_evaluator.evaluate(hole, board) for hole, board in converted]
     return _best_rate(run, len(converted), repeats), ranks
@@ -75,12 +83,15 @@ def _time_treys(hands, repeats):
 def _time_pokerkit(hands):
     from pokerkit import Card, StandardHighHand
 
-    converted = [(tuple(Card.parse("".join(codes[:2]))), tuple(Card.parse("".join(codes[2:]))))
-                 for codes in hands]
+    converted = [
+        (tuple(Card.parse("".join(codes[:2]))), tuple(Card.parse("".join(codes[2:]))))
+        for codes in hands
+    ]
 
     def run(hands=converted):
         for hole, board in hands:
             StandardHighHand.from_game(hole, board)
+
     pokerkit_hands = [StandardHighHand.from_game(hole, board) for hole, board in converted]
     # Timed once, warmed on a few hands: a full extra pass would double the slowest part.
     return _best_rate(run, len(converted), 1, lambda: run(converted[:100])), pokerkit_hands
@@ -89,7 +100,7 @@ def _time_pokerkit(hands):
 def _same_order(ours, theirs):
     """True if both lists order their hands identically, ties included."""
     order = sorted(range(len(ours)), key=theirs.__getitem__)
-    for low, high in zip(order, order[1:]):
+    for low, high in itertools.pairwise(order):
         tied = not theirs[low] < theirs[high]
         if (ours[low] == ours[high]) != tied or ours[low] > ours[high]:
             return False
@@ -119,7 +130,7 @@ def measure(n_hands=100_000, seed=1, pokerkit_hands=POKERKIT_HANDS, repeats=3):
         "ours_vs_treys": ours / treys,
         "ours_vs_pokerkit": ours / pokerkit,
         "agrees_with_treys": _same_order(our_values, treys_ranks),
-        "agrees_with_pokerkit": _same_order(our_values[:len(pokerkit_sample)], pokerkit_results),
+        "agrees_with_pokerkit": _same_order(our_values[: len(pokerkit_sample)], pokerkit_results),
     }
 
 
@@ -127,20 +138,28 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=100_000, help="hands to time (100,000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random hands (1)")
-    parser.add_argument("--pokerkit-hands", type=int, default=POKERKIT_HANDS,
-                        help=f"of those, how many pokerkit scores ({POKERKIT_HANDS:,})")
+    parser.add_argument(
+        "--pokerkit-hands",
+        type=int,
+        default=POKERKIT_HANDS,
+        help=f"of those, how many pokerkit scores ({POKERKIT_HANDS:,})",
+    )
     args = parser.parse_args(argv)
     result = measure(args.hands, args.seed, args.pokerkit_hands)
-    print(f"Seven-card evaluations per second ({result['hands']:,} random hands, seed {args.seed};"
-          f" pokerkit on the first {result['pokerkit_hands']:,})")
+    print(
+        f"Seven-card evaluations per second ({result['hands']:,} random hands, seed {args.seed};"
+        f" pokerkit on the first {result['pokerkit_hands']:,})"
+    )
     print(f"  {'ours, evaluate_ints':<30}{result['ours']:>14,.0f}")
     print(f"  {'ours, evaluate (card codes)':<30}{result['ours_from_codes']:>14,.0f}")
     print(f"  {'treys Evaluator.evaluate':<30}{result['treys']:>14,.0f}")
     print(f"  {'pokerkit StandardHighHand':<30}{result['pokerkit']:>14,.0f}")
     print(f"  ours / treys:    {result['ours_vs_treys']:8.1f}x")
     print(f"  ours / pokerkit: {result['ours_vs_pokerkit']:8.1f}x")
-    print(f"  same order as treys: {'yes' if result['agrees_with_treys'] else 'NO'};"
-          f" as pokerkit: {'yes' if result['agrees_with_pokerkit'] else 'NO'}")
+    print(
+        f"  same order as treys: {'yes' if result['agrees_with_treys'] else 'NO'};"
+        f" as pokerkit: {'yes' if result['agrees_with_pokerkit'] else 'NO'}"
+    )
     return 0 if result["agrees_with_treys"] and result["agrees_with_pokerkit"] else 1
 
 

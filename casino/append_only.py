@@ -3,6 +3,7 @@ their rows, so history stays history even for raw SQL or a manage.py shell. Used
 
 Row triggers do not fire on TRUNCATE, which is what Django's test flush runs between tests.
 """
+
 from django.db import migrations
 
 

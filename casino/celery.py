@@ -1,4 +1,5 @@
 """The Celery app: a worker runs table tasks, one beat process fires due deadlines every second."""
+
 import os
 
 from celery import Celery

@@ -1,6 +1,7 @@
 """GET /healthz: can this web process reach its database and Redis, and is the deadline clock
 (Celery beat, or the in-process clock) running? For load balancers and container health checks;
 200 when everything configured answers, 503 otherwise."""
+
 import logging
 
 from django.conf import settings
@@ -39,7 +40,9 @@ def redis_status() -> str:
 
     try:
         client = redis.Redis.from_url(
-            settings.REDIS_URL, socket_timeout=REDIS_TIMEOUT_SECONDS, socket_connect_timeout=REDIS_TIMEOUT_SECONDS
+            settings.REDIS_URL,
+            socket_timeout=REDIS_TIMEOUT_SECONDS,
+            socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
         )
         try:
             client.ping()
@@ -60,7 +63,9 @@ def clock_status() -> tuple[str, str | None]:
     if last_run is None:
         return NOT_STARTED, None
     age = (timezone.now() - last_run).total_seconds()
-    return (OK if age <= CLOCK_STALE_SECONDS else f"stale: last ran {age:.0f} s ago"), last_run.isoformat()
+    return (
+        OK if age <= CLOCK_STALE_SECONDS else f"stale: last ran {age:.0f} s ago"
+    ), last_run.isoformat()
 
 
 @never_cache

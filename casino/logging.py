@@ -1,12 +1,14 @@
 """Structured logs: one JSON object per line, for log shippers (enabled by DJANGO_LOG_FORMAT=json,
 and by default whenever DEBUG is off)."""
+
 import json
 import logging
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 # Attributes every LogRecord has; anything else on a record came from `extra=` and is logged too.
 STANDARD_ATTRIBUTES = frozenset(
-    vars(logging.LogRecord("", 0, "", 0, "", None, None)).keys() | {"message", "asctime", "taskName"}
+    vars(logging.LogRecord("", 0, "", 0, "", None, None)).keys()
+    | {"message", "asctime", "taskName"}
 )
 
 
@@ -15,7 +17,7 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         entry = {
-            "time": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
             "message": record.getMessage(),

@@ -3,6 +3,7 @@
 The pages use static files only (no inline script or style, no `style=""` attributes), so the
 policy forbids everything inline. Websockets may go to the page's own host only.
 """
+
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.core.exceptions import DisallowedHost

@@ -3,6 +3,7 @@
 channels' AllowedHostsOriginValidator compares the Origin's host alone, so a page served on another
 port of our host (another site) could open a socket that carries the visitor's session cookie.
 """
+
 import logging
 from urllib.parse import urlsplit
 
@@ -51,7 +52,9 @@ def page_scheme(scope) -> str | None:
     Daphne only ever sees plain ws from nginx."""
     if settings.SECURE_PROXY_SSL_HEADER:
         meta_name, secure_value = settings.SECURE_PROXY_SSL_HEADER
-        forwarded = only_header(scope, meta_name.removeprefix("HTTP_").lower().replace("_", "-").encode())
+        forwarded = only_header(
+            scope, meta_name.removeprefix("HTTP_").lower().replace("_", "-").encode()
+        )
         if forwarded is not None:
             return "https" if forwarded.split(",", 1)[0].strip() == secure_value else "http"
     return PAGE_SCHEME_OF.get(scope.get("scheme") or "ws")
@@ -111,6 +114,7 @@ class SiteOriginValidator:
             return await self.application(scope, receive, send)
         logger.warning(
             "websocket refused: origin %r is not the site's own (host %r)",
-            only_header(scope, b"origin"), only_header(scope, b"host"),
+            only_header(scope, b"origin"),
+            only_header(scope, b"host"),
         )
         return await WebsocketDenier()(scope, receive, send)

@@ -1,4 +1,5 @@
 """An admin for history that nobody may add to, change or delete (ledger, hands, actions)."""
+
 from django.contrib import admin
 
 

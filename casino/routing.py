@@ -1,4 +1,5 @@
 """Websocket routes of the whole site."""
+
 from django.urls import path
 
 from holdem.consumers import TableConsumer

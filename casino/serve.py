@@ -5,6 +5,7 @@ drop"), so a client that sent invalid UTF-8 or an oversized frame sees 1006 and 
 Here it first sends the close frame RFC 6455 names for the error (1007 invalid UTF-8, 1009 too
 big), then drops the connection if the client does not answer (docs/protocol.md).
 """
+
 import sys
 
 from daphne.cli import CommandLineInterface

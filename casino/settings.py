@@ -2,6 +2,7 @@
 
 Unset REDIS_URL means embedded mode: in-memory channel layer and an in-process clock.
 """
+
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -24,9 +25,7 @@ def database_from_url(url: str) -> dict:
     parts = urlsplit(url)
     if parts.scheme == "sqlite":
         path = unquote(parts.path)
-        if path.startswith("//"):  # sqlite:////absolute/path
-            path = path[1:]
-        elif path.startswith("/"):  # sqlite:///relative/path
+        if path.startswith("//") or path.startswith("/"):  # sqlite:////absolute/path
             path = path[1:]
         return sqlite_database(BASE_DIR / path if path else BASE_DIR / "db.sqlite3")
     if parts.scheme in {"postgres", "postgresql", "pgsql"}:
@@ -45,7 +44,9 @@ def database_from_url(url: str) -> dict:
             "OPTIONS": dict(parse_qsl(parts.query)),
             "TEST": {"NAME": os.environ.get("DATABASE_TEST_NAME") or None},
         }
-    raise ValueError(f"DATABASE_URL scheme {parts.scheme!r} is not supported (use postgres:// or sqlite:///)")
+    raise ValueError(
+        f"DATABASE_URL scheme {parts.scheme!r} is not supported (use postgres:// or sqlite:///)"
+    )
 
 
 def sqlite_database(path) -> dict:
@@ -75,7 +76,11 @@ if not DEBUG and (not SECRET_KEY.strip() or SECRET_KEY in PUBLISHED_SECRET_KEYS)
         "(unset, blank or a published example key is refused); e.g. "
         "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
     )
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()]
+ALLOWED_HOSTS = [
+    h.strip()
+    for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",")
+    if h.strip()
+]
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
@@ -158,7 +163,9 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "casino.accounts.lockout.lockout_page"
-AXES_DISABLE_ACCESS_LOG = True  # the throttle needs failures only; a row per sign-in would only grow
+AXES_DISABLE_ACCESS_LOG = (
+    True  # the throttle needs failures only; a row per sign-in would only grow
+)
 OTP_TOTP_ISSUER = "Hold'em Casino"
 OTP_ADMIN_HIDE_SENSITIVE_DATA = True  # a device's secret is shown once, at enrolment
 
@@ -178,6 +185,7 @@ STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 
+
 # Real time: Redis carries table events between processes; embedded mode keeps them in memory.
 def redis_channel_layer(url: str, kind: str = "core") -> dict:
     """The channel layer on Redis. `core` is channels-redis's default (lists with capacity and
@@ -191,9 +199,17 @@ def redis_channel_layer(url: str, kind: str = "core") -> dict:
     # consumer died (close 1011) after 5 quiet seconds. Reads may now outlast the blocking pop; a
     # dead server is still noticed. redis-py's pool also raises (not waits) past 100 connections:
     # a burst of sockets joining groups at once lost broadcasts at 50 tables.
-    host = {"address": url, "socket_timeout": 30, "socket_connect_timeout": 5, "max_connections": 1000}
+    host = {
+        "address": url,
+        "socket_timeout": 30,
+        "socket_connect_timeout": 5,
+        "max_connections": 1000,
+    }
     if kind == "pubsub":
-        return {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [host]}}
+        return {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [host]},
+        }
     if kind != "core":
         raise ValueError(f"CASINO_CHANNEL_LAYER must be core or pubsub, not {kind!r}")
     return {
@@ -203,7 +219,9 @@ def redis_channel_layer(url: str, kind: str = "core") -> dict:
 
 
 if REDIS_URL:
-    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, os.environ.get("CASINO_CHANNEL_LAYER") or "core")}
+    CHANNEL_LAYERS = {
+        "default": redis_channel_layer(REDIS_URL, os.environ.get("CASINO_CHANNEL_LAYER") or "core")
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
@@ -217,7 +235,11 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     # A tick not taken within 5 s is dropped, not queued: with the workers down, ticks do not
     # pile up in Redis to fire all at once when they come back.
-    "fire-due-deadlines": {"task": "holdem.tasks.fire_due_deadlines", "schedule": 1.0, "options": {"expires": 5}},
+    "fire-due-deadlines": {
+        "task": "holdem.tasks.fire_due_deadlines",
+        "schedule": 1.0,
+        "options": {"expires": 5},
+    },
 }
 
 # Security: strict by default whenever DEBUG is off (production).
@@ -242,7 +264,9 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
 
 # One JSON object per line (casino/logging.py) in production, or whenever DJANGO_LOG_FORMAT=json.
-LOG_FORMAT = os.environ.get("DJANGO_LOG_FORMAT", "").strip().lower() or ("plain" if DEBUG else "json")
+LOG_FORMAT = os.environ.get("DJANGO_LOG_FORMAT", "").strip().lower() or (
+    "plain" if DEBUG else "json"
+)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -251,7 +275,10 @@ LOGGING = {
         "json": {"()": "casino.logging.JsonFormatter"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "json" if LOG_FORMAT == "json" else "plain"}
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json" if LOG_FORMAT == "json" else "plain",
+        }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     # Sign-in protection: failed sign-ins and lockouts are warnings; axes' four lines of INFO per

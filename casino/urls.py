@@ -1,4 +1,5 @@
 """Site URLs."""
+
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import path
@@ -12,7 +13,11 @@ urlpatterns = [
     path("", lobby_views.home, name="home"),
     path("lobby/", lobby_views.lobby, name="lobby"),
     path("accounts/signup/", account_views.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/profile/", account_views.profile, name="profile"),
     path("tables/<int:table_id>/", holdem_views.table_page, name="table"),

@@ -1,9 +1,10 @@
 """Container health checks that start fast (standard library only, no Django import).
 
-  python deploy/healthcheck.py http [URL]   GET URL (default: this container's /healthz); healthy on 200
-  python deploy/healthcheck.py process WORD ...   healthy while a process whose command line holds
-                                                  every WORD runs (for celery beat)
+python deploy/healthcheck.py http [URL]   GET URL (default: this container's /healthz); healthy on 200
+python deploy/healthcheck.py process WORD ...   healthy while a process whose command line holds
+                                                every WORD runs (for celery beat)
 """
+
 import os
 import sys
 import urllib.error
@@ -25,7 +26,9 @@ def allowed_host() -> str:
 def check_http(url: str) -> int:
     # Asked from inside the container: present ourselves as the proxy would, with an allowed
     # Host and https, so neither host validation nor the https redirect gets in the way.
-    request = urllib.request.Request(url, headers={"Host": allowed_host(), "X-Forwarded-Proto": "https"})
+    request = urllib.request.Request(
+        url, headers={"Host": allowed_host(), "X-Forwarded-Proto": "https"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=5) as response:
             body = response.read(2000).decode(errors="replace")

@@ -1,5 +1,6 @@
 """Admin: rooms (from a preset or by hand, validated; close/reopen), read-only hand history.
 No admin page shows, or filters by, a card of a hand in play: staff included, superusers too."""
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import FieldDoesNotExist, ValidationError
@@ -16,8 +17,17 @@ from holdem.services import room_close, room_create, room_reopen
 from holdem.services.options import room_problems
 
 STATE_FIELDS = (
-    "status", "next_hand_at", "turn_deadline", "turn_token", "hand", "last_hand", "button_seat",
-    "hands_played", "seq", "rake_collected", "created_at",
+    "status",
+    "next_hand_at",
+    "turn_deadline",
+    "turn_token",
+    "hand",
+    "last_hand",
+    "button_seat",
+    "hands_played",
+    "seq",
+    "rake_collected",
+    "created_at",
 )
 
 # Columns holding cards nobody may see while the hand is played: the table's engine JSON (every
@@ -59,24 +69,32 @@ class CardsHiddenAdmin(admin.ModelAdmin):
                 elif field not in hidden:
                     yield field
 
-        return [(name, {**options, "fields": list(shown(options["fields"]))})
-                for name, options in super().get_fieldsets(request, obj)]
+        return [
+            (name, {**options, "fields": list(shown(options["fields"]))})
+            for name, options in super().get_fieldsets(request, obj)
+        ]
 
     def lookup_allowed(self, lookup, value, request=None):
-        return not reads_a_card_column(self.model, lookup) and super().lookup_allowed(lookup, value, request)
+        return not reads_a_card_column(self.model, lookup) and super().lookup_allowed(
+            lookup, value, request
+        )
 
 
 class TableForm(forms.ModelForm):
     class Meta:
         model = Table
-        exclude = ("hand_state",)
+        exclude = ("hand_state",)  # noqa: DJ006 (every field but the engine's; fieldsets choose the rest)
 
     def clean(self):
         cleaned = super().clean()
-        candidate = Table(**{k: v for k, v in cleaned.items() if k in {f.name for f in Table._meta.fields}})
+        candidate = Table(
+            **{k: v for k, v in cleaned.items() if k in {f.name for f in Table._meta.fields}}
+        )
         problems = room_problems(candidate)
         if problems:
-            raise ValidationError({k: v for k, v in problems.items() if k in self.fields} or list(problems.values()))
+            raise ValidationError(
+                {k: v for k, v in problems.items() if k in self.fields} or list(problems.values())
+            )
         return cleaned
 
 
@@ -94,7 +112,16 @@ class PresetRoomForm(forms.Form):
 @admin.register(Table)
 class TableAdmin(CardsHiddenAdmin):
     form = TableForm
-    list_display = ("name", "structure", "stakes", "seats", "players", "status", "hands_played", "rake_collected")
+    list_display = (
+        "name",
+        "structure",
+        "stakes",
+        "seats",
+        "players",
+        "status",
+        "hands_played",
+        "rake_collected",
+    )
     list_filter = ("status", "structure")
     search_fields = ("name",)
     readonly_fields = STATE_FIELDS
@@ -117,13 +144,22 @@ class TableAdmin(CardsHiddenAdmin):
     def get_readonly_fields(self, request, obj=None):
         # Options of a room with a hand running cannot change under the players' feet.
         if obj is not None and obj.in_hand:
-            return [f.name for f in Table._meta.fields if f.name != "id" and f.name not in CARD_COLUMNS[Table]]
+            return [
+                f.name
+                for f in Table._meta.fields
+                if f.name != "id" and f.name not in CARD_COLUMNS[Table]
+            ]
         return STATE_FIELDS
 
     def get_urls(self):
         return [
-            path("from-preset/", self.admin_site.admin_view(self.from_preset_view), name="holdem_table_from_preset"),
-        ] + super().get_urls()
+            path(
+                "from-preset/",
+                self.admin_site.admin_view(self.from_preset_view),
+                name="holdem_table_from_preset",
+            ),
+            *super().get_urls(),
+        ]
 
     def from_preset_view(self, request):
         if not self.has_add_permission(request):
@@ -133,8 +169,12 @@ class TableAdmin(CardsHiddenAdmin):
             table = room_create(name=form.cleaned_data["name"], preset=form.cleaned_data["preset"])
             messages.success(request, f"Room {table.name} is open.")
             return redirect("admin:holdem_table_change", table.pk)
-        context = {**self.admin_site.each_context(request), "opts": self.model._meta, "form": form,
-                   "title": "Add a room from a preset"}
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "form": form,
+            "title": "Add a room from a preset",
+        }
         return TemplateResponse(request, "admin/holdem/table_from_preset.html", context)
 
     @admin.action(description="Close the selected rooms (hands in progress finish first)")
@@ -154,7 +194,17 @@ class TableAdmin(CardsHiddenAdmin):
 
 class HandActionInline(admin.TabularInline):
     model = HandAction
-    fields = ("index", "street", "seat", "user", "action", "amount", "source", "client_action_id", "created_at")
+    fields = (
+        "index",
+        "street",
+        "seat",
+        "user",
+        "action",
+        "amount",
+        "source",
+        "client_action_id",
+        "created_at",
+    )
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -167,8 +217,20 @@ class HandActionInline(admin.TabularInline):
 class HandRecordAdmin(CardsHiddenAdmin, ReadOnlyAdmin):
     list_display = ("id", "table", "number", "started_at", "ended_at", "rake")
     list_filter = ("table",)
-    fields = ("table", "number", "started_at", "ended_at", "button_seat", "options", "players", "board", "pots",
-              "shown", "rake", "deck")
+    fields = (
+        "table",
+        "number",
+        "started_at",
+        "ended_at",
+        "button_seat",
+        "options",
+        "players",
+        "board",
+        "pots",
+        "shown",
+        "rake",
+        "deck",
+    )
     inlines = (HandActionInline,)
 
     def hidden_columns(self, obj):
@@ -180,5 +242,15 @@ class HandRecordAdmin(CardsHiddenAdmin, ReadOnlyAdmin):
 
 @admin.register(HandAction)
 class HandActionAdmin(CardsHiddenAdmin, ReadOnlyAdmin):
-    list_display = ("hand", "index", "street", "seat", "user", "action", "amount", "source", "created_at")
+    list_display = (
+        "hand",
+        "index",
+        "street",
+        "seat",
+        "user",
+        "action",
+        "amount",
+        "source",
+        "created_at",
+    )
     list_filter = ("source", "action")

@@ -1,4 +1,5 @@
 """Hold'em tables: rooms, seats, hands and their clocks, on top of the pure engine."""
+
 from django.apps import AppConfig
 
 

@@ -3,6 +3,7 @@
 Public events go to the table's group; a player's hole cards and legal actions go to a group for
 that player at that table only (STYLE.md 4, 5). The services choose the recipients.
 """
+
 import json
 import logging
 

@@ -2,6 +2,7 @@
 
 Production runs the same function from Celery beat instead (casino/celery.py, settings).
 """
+
 import asyncio
 import logging
 

@@ -3,6 +3,7 @@
 Identity comes from the session only. Every bad frame gets an `error` frame and changes nothing;
 oversized frames and floods close the connection (docs/protocol.md).
 """
+
 import json
 import logging
 import time
@@ -124,7 +125,9 @@ class TableConsumer(TrackedConsumer):
             await self.close()
             return
         self.frames_window = (time.monotonic(), 0)
-        await self.open_tracked([table_group(self.table_id), player_group(self.table_id, self.user.pk)])
+        await self.open_tracked(
+            [table_group(self.table_id), player_group(self.table_id, self.user.pk)]
+        )
         await self.send_snapshot()
         self.start_beating()
 
@@ -139,7 +142,9 @@ class TableConsumer(TrackedConsumer):
             await self.close(code=CLOSE_TOO_BIG)
             return
         if self.flooding():
-            await self.send_json({"type": "error", "code": "rate_limited", "message": "too many messages; slow down"})
+            await self.send_json(
+                {"type": "error", "code": "rate_limited", "message": "too many messages; slow down"}
+            )
             await self.close(code=CLOSE_FLOOD)
             return
         action_id = None
@@ -156,8 +161,17 @@ class TableConsumer(TrackedConsumer):
             await self.send_error(refused.code, refused.message, action_id)
         except DatabaseError:
             # An outage: nothing was applied (each request is one transaction); try again.
-            log.exception("database unavailable for a %s frame at table %s", text_data and text_data[:20], self.table_id)
-            await self.send_error("unavailable", "the table cannot be reached right now; try again in a moment", action_id, retry=True)
+            log.exception(
+                "database unavailable for a %s frame at table %s",
+                text_data and text_data[:20],
+                self.table_id,
+            )
+            await self.send_error(
+                "unavailable",
+                "the table cannot be reached right now; try again in a moment",
+                action_id,
+                retry=True,
+            )
 
     def flooding(self) -> bool:
         started, count = self.frames_window
@@ -194,9 +208,16 @@ class TableConsumer(TrackedConsumer):
             if turn is not None and (not isinstance(turn, str) or len(turn) > 64):
                 raise BadFrame("bad_frame", "turn must be the turn token string from the table")
             answer = await call(services.table_act)(
-                table_id=table_id, user=user, action=action, amount=amount, action_id=action_id, turn_token=turn
+                table_id=table_id,
+                user=user,
+                action=action,
+                amount=amount,
+                action_id=action_id,
+                turn_token=turn,
             )
-            await self.send_json({"type": "ok", "for": "act", "action_id": action_id, "repeated": answer["repeated"]})
+            await self.send_json(
+                {"type": "ok", "for": "act", "action_id": action_id, "repeated": answer["repeated"]}
+            )
         elif kind in ("leave", "sit_out", "sit_in", "post", "show", "muck"):
             service = {
                 "muck": services.table_muck,
@@ -211,7 +232,9 @@ class TableConsumer(TrackedConsumer):
         elif kind == "auto_muck":
             if not isinstance(frame["value"], bool):
                 raise BadFrame("bad_frame", "value must be true or false")
-            await call(services.table_set_auto_muck)(table_id=table_id, user=user, auto_muck=frame["value"])
+            await call(services.table_set_auto_muck)(
+                table_id=table_id, user=user, auto_muck=frame["value"]
+            )
             await self.ok(kind)
         elif kind == "card_back":
             from casino.accounts.services import user_set_card_back
@@ -227,7 +250,9 @@ class TableConsumer(TrackedConsumer):
         elif kind == "switch":
             target = whole_number(frame["table_id"], "table_id")
             await call(services.table_switch)(user=user, to_table_id=target)
-            await self.send_json({"type": "switched", "table_id": target, "url": f"/tables/{target}/"})
+            await self.send_json(
+                {"type": "switched", "table_id": target, "url": f"/tables/{target}/"}
+            )
 
     async def ok(self, kind: str) -> None:
         await self.send_json({"type": "ok", "for": kind})
@@ -237,7 +262,9 @@ class TableConsumer(TrackedConsumer):
         self.last_seq = max(self.last_seq, snapshot["seq"])
         await self.send_json(snapshot)
 
-    async def send_error(self, code: str, message: str, action_id=None, retry: bool = False) -> None:
+    async def send_error(
+        self, code: str, message: str, action_id=None, retry: bool = False
+    ) -> None:
         frame = {"type": "error", "code": code, "message": message}
         if action_id is not None:
             frame["action_id"] = action_id

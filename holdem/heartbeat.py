@@ -6,6 +6,7 @@ Redis read (has the channel layer lost our groups?). With it, sockets that misse
 told the table moved on (`heartbeat` frames: the client asks for a snapshot), and sockets whose
 groups vanished with a Redis flush or restart join them again. docs/decisions.md, "Presence".
 """
+
 import asyncio
 import logging
 import time
@@ -87,13 +88,17 @@ class Heartbeat:
         if not settings.REDIS_URL:
             return False
         if self.redis is None:
-            self.redis = redis.asyncio.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+            self.redis = redis.asyncio.Redis.from_url(
+                settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2
+            )
             await self.redis.set(self.marker, "1")
             return False
         if await self.redis.exists(self.marker):
             return False
         await self.redis.set(self.marker, "1")
-        log.warning("the channel layer lost this process's groups (Redis flushed or restarted); joining again")
+        log.warning(
+            "the channel layer lost this process's groups (Redis flushed or restarted); joining again"
+        )
         return True
 
 
@@ -105,7 +110,7 @@ def heartbeat() -> Heartbeat:
     loop = asyncio.get_running_loop()
     beat = _heartbeats.get(loop)
     if beat is None:
-        for old in [l for l in _heartbeats if l.is_closed()]:
+        for old in [other for other in _heartbeats if other.is_closed()]:
             del _heartbeats[old]
         beat = _heartbeats[loop] = Heartbeat()
     return beat

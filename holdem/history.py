@@ -3,6 +3,7 @@
 A finished hand is replayed through the engine from its record (options, stacks, deck, the
 action log), so every amount written is the engine's own, to the chip.
 """
+
 from holdem import engine
 from holdem.models import HandRecord
 
@@ -13,7 +14,12 @@ def replay_record(record: HandRecord):
     """Yield (action row, state before, state after) for every logged action of a hand."""
     options = engine.HandOptions(**record.options)
     seats = [
-        engine.SeatIn(seat=p["seat"], stack=p["stack_before"], post=p.get("post", "none"), auto_muck=p.get("auto_muck", True))
+        engine.SeatIn(
+            seat=p["seat"],
+            stack=p["stack_before"],
+            post=p.get("post", "none"),
+            auto_muck=p.get("auto_muck", True),
+        )
         for p in record.players
     ]
     state, _ = engine.start_hand(options, seats, record.button_seat, record.deck)
@@ -48,7 +54,10 @@ def pokerstars_text(record: HandRecord, viewer_id: int | None = None) -> str:
         lines.append(f"Seat {p['seat'] + 1}: {p['username']} ({p['stack_before']} in chips)")
     start, _ = engine.start_hand(
         engine.HandOptions(**options),
-        [engine.SeatIn(seat=p["seat"], stack=p["stack_before"], post=p.get("post", "none")) for p in record.players],
+        [
+            engine.SeatIn(seat=p["seat"], stack=p["stack_before"], post=p.get("post", "none"))
+            for p in record.players
+        ],
         record.button_seat,
         record.deck,
     )
@@ -58,7 +67,9 @@ def pokerstars_text(record: HandRecord, viewer_id: int | None = None) -> str:
             lines.append(f"{names[player.seat]}: posts dead small blind {player.dead}")
         if player.bet:
             label = "small blind" if player.seat == start.small_blind_seat else "big blind"
-            lines.append(f"{names[player.seat]}: posts {label} {player.bet}{' and is all-in' if player.stack == 0 else ''}")
+            lines.append(
+                f"{names[player.seat]}: posts {label} {player.bet}{' and is all-in' if player.stack == 0 else ''}"
+            )
     lines.append("*** HOLE CARDS ***")
     viewer_seat = next((p["seat"] for p in record.players if p["user_id"] == viewer_id), None)
     if viewer_seat is not None:
@@ -96,7 +107,7 @@ def _board_lines(lines, before, after) -> None:
             if size == 3:
                 lines.append(f"*** FLOP *** [{' '.join(board[:3])}]")
             else:
-                lines.append(f"*** {title} *** [{' '.join(board[:size - 1])}] [{board[size - 1]}]")
+                lines.append(f"*** {title} *** [{' '.join(board[: size - 1])}] [{board[size - 1]}]")
 
 
 def _summary(lines, record, final, names) -> None:

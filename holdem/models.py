@@ -2,6 +2,7 @@
 
 The table row is the unit of locking: every change at a table locks it first (STYLE.md 8).
 """
+
 from django.conf import settings
 from django.db import models
 
@@ -47,29 +48,39 @@ class Table(models.Model):
 
     # RULES.md 1: table options.
     seats = models.PositiveSmallIntegerField(default=6)
-    structure = models.CharField(max_length=12, choices=Structure.choices, default=Structure.NO_LIMIT)
+    structure = models.CharField(
+        max_length=12, choices=Structure.choices, default=Structure.NO_LIMIT
+    )
     blinds = models.CharField(max_length=8, choices=Blinds.choices, default=Blinds.FIXED)
     small_blind = models.PositiveIntegerField(default=50)
     big_blind = models.PositiveIntegerField(default=100)
     dynamic_blind_percent = models.PositiveSmallIntegerField(default=10)
     small_bet = models.PositiveIntegerField(default=0, help_text="Fixed limit: the lower stake.")
     big_bet = models.PositiveIntegerField(default=0, help_text="Fixed limit: the higher stake.")
-    raise_cap = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Raises after the opening bet; empty = no cap.")
+    raise_cap = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Raises after the opening bet; empty = no cap."
+    )
     min_raise = models.CharField(max_length=4, choices=MinRaise.choices, default=MinRaise.FULL)
     min_buy_in = models.PositiveIntegerField(default=0)
-    max_buy_in = models.PositiveIntegerField(null=True, blank=True, help_text="Empty = the whole wallet.")
+    max_buy_in = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Empty = the whole wallet."
+    )
     entry = models.CharField(max_length=12, choices=Entry.choices, default=Entry.NEXT_HAND)
-    disconnect = models.CharField(max_length=20, choices=Disconnect.choices, default=Disconnect.CHECK_FOLD)
+    disconnect = models.CharField(
+        max_length=20, choices=Disconnect.choices, default=Disconnect.CHECK_FOLD
+    )
     turn_seconds = models.PositiveSmallIntegerField(default=60)
     countdown_seconds = models.PositiveSmallIntegerField(default=30)
     countdown_full_seconds = models.PositiveSmallIntegerField(default=10)
     rake_percent = models.DecimalField(max_digits=5, decimal_places=2, default=0)
     rake_cap = models.PositiveIntegerField(null=True, blank=True)
     auto_muck = models.BooleanField(
-        default=True, help_text="The default of each player's 'muck losing hands' box (a player's own choice wins)."
+        default=True,
+        help_text="The default of each player's 'muck losing hands' box (a player's own choice wins).",
     )
     disconnect_grace_seconds = models.PositiveSmallIntegerField(
-        default=20, help_text="How long a dropped connection may take to come back before it counts as a disconnection."
+        default=20,
+        help_text="How long a dropped connection may take to come back before it counts as a disconnection.",
     )
 
     # Clock columns (STYLE.md 7: timers are data).
@@ -81,18 +92,26 @@ class Table(models.Model):
 
     # The hand in progress, as engine JSON with its format version inside.
     hand_state = models.TextField(blank=True)
-    hand = models.ForeignKey("HandRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    last_hand = models.ForeignKey("HandRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    hand = models.ForeignKey(
+        "HandRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    last_hand = models.ForeignKey(
+        "HandRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     button_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     hands_played = models.PositiveIntegerField(default=0)
-    seq = models.PositiveBigIntegerField(default=0, help_text="Sequence number of the table's events.")
+    seq = models.PositiveBigIntegerField(
+        default=0, help_text="Sequence number of the table's events."
+    )
     rake_collected = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["id"]
         constraints = [
-            models.CheckConstraint(condition=models.Q(seats__gte=2, seats__lte=10), name="table_seats_2_to_10"),
+            models.CheckConstraint(
+                condition=models.Q(seats__gte=2, seats__lte=10), name="table_seats_2_to_10"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -108,8 +127,12 @@ class Seat(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
     number = models.PositiveSmallIntegerField()
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seat")
-    stack = models.PositiveBigIntegerField(default=0, help_text="Chips behind, outside the hand in progress.")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seat"
+    )
+    stack = models.PositiveBigIntegerField(
+        default=0, help_text="Chips behind, outside the hand in progress."
+    )
     in_hand = models.BooleanField(default=False, help_text="Dealt into the hand in progress.")
     sitting_out = models.BooleanField(default=False)
     waiting_for_big_blind = models.BooleanField(default=False)
@@ -121,14 +144,18 @@ class Seat(models.Model):
     connection_lost_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # RULES.md 2: turns timed out in a row while connected; two sit the player out.
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
-    sat_out_idle = models.BooleanField(default=False, help_text="Sat out by the table after two timeouts.")
+    sat_out_idle = models.BooleanField(
+        default=False, help_text="Sat out by the table after two timeouts."
+    )
     # None: the player never chose, the room's auto_muck applies (RULES.md 1).
     auto_muck = models.BooleanField(null=True, blank=True)
     sat_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["table_id", "number"]
-        constraints = [models.UniqueConstraint(fields=["table", "number"], name="one_player_per_seat")]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_player_per_seat")
+        ]
 
     def __str__(self) -> str:
         return f"{self.table_id}#{self.number}: {self.user_id}"
@@ -155,12 +182,20 @@ class Connection(models.Model):
 
     process = models.ForeignKey(WebProcess, on_delete=models.CASCADE, related_name="connections")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE, related_name="connection_set")
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.CASCADE, related_name="connection_set"
+    )
     channel_name = models.CharField(max_length=160, unique=True)
     opened_at = models.DateTimeField(db_index=True)
 
     class Meta:
-        indexes = [models.Index(fields=["table", "user"]), models.Index(fields=["user", "opened_at"])]
+        indexes = [
+            models.Index(fields=["table", "user"]),
+            models.Index(fields=["user", "opened_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.channel_name} (user {self.user_id}, table {self.table_id or 'lobby'})"
 
 
 class ClockBeat(models.Model):
@@ -169,6 +204,9 @@ class ClockBeat(models.Model):
 
     name = models.CharField(max_length=32, unique=True)
     ran_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} ran at {self.ran_at:%Y-%m-%d %H:%M:%S}"
 
 
 class Departure(models.Model):
@@ -183,7 +221,12 @@ class Departure(models.Model):
     missed_big_blind = models.BooleanField(default=False)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "table"], name="one_departure_per_user_table")]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "table"], name="one_departure_per_user_table")
+        ]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} left table {self.table_id} with {self.stack:,}"
 
 
 class ProtectionUse(models.Model):
@@ -193,6 +236,9 @@ class ProtectionUse(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
     hand = models.ForeignKey("HandRecord", on_delete=models.CASCADE, related_name="+")
     used_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} protected in hand {self.hand_id}"
 
 
 class HandRecord(models.Model):
@@ -205,17 +251,25 @@ class HandRecord(models.Model):
     button_seat = models.PositiveSmallIntegerField()
     options = models.JSONField(help_text="Hand options as given to the engine.")
     players = models.JSONField(help_text="[{seat, user_id, username, stack_before, stack_after}]")
-    deck = models.JSONField(help_text="The shuffled deck: server side only, never sent to a client.")
+    deck = models.JSONField(
+        help_text="The shuffled deck: server side only, never sent to a client."
+    )
     board = models.JSONField(default=list)
     pots = models.JSONField(default=list)
     shown = models.JSONField(default=dict, help_text="seat -> hole cards revealed")
     rake = models.PositiveBigIntegerField(default=0)
-    result = models.JSONField(default=dict, help_text="The engine's result: pots, winners, net, shown, best hands.")
-    final_state = models.TextField(blank=True, help_text="Engine JSON at the end (for showing an uncontested hand).")
+    result = models.JSONField(
+        default=dict, help_text="The engine's result: pots, winners, net, shown, best hands."
+    )
+    final_state = models.TextField(
+        blank=True, help_text="Engine JSON at the end (for showing an uncontested hand)."
+    )
 
     class Meta:
         ordering = ["-id"]
-        constraints = [models.UniqueConstraint(fields=["table", "number"], name="hand_number_per_table")]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_per_table")
+        ]
 
     def __str__(self) -> str:
         return f"{self.table} hand {self.number}"
@@ -225,11 +279,18 @@ class HandParticipant(models.Model):
     """Who played a hand, for finding a player's own history."""
 
     hand = models.ForeignKey(HandRecord, on_delete=models.CASCADE, related_name="participants")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hands_played")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hands_played"
+    )
     seat = models.PositiveSmallIntegerField()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["hand", "user"], name="one_participation_per_hand")]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "user"], name="one_participation_per_hand")
+        ]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} in seat {self.seat} of hand {self.hand_id}"
 
 
 class HandActionQuerySet(models.QuerySet):
@@ -246,11 +307,17 @@ class HandAction(models.Model):
     hand = models.ForeignKey(HandRecord, on_delete=models.PROTECT, related_name="actions")
     index = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
     action = models.CharField(max_length=16)
-    amount = models.PositiveBigIntegerField(null=True, blank=True, help_text="The total for the round, for bet/raise.")
+    amount = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="The total for the round, for bet/raise."
+    )
     street = models.CharField(max_length=10)
-    source = models.CharField(max_length=12, default="player", help_text="player / timeout / disconnect")
+    source = models.CharField(
+        max_length=12, default="player", help_text="player / timeout / disconnect"
+    )
     client_action_id = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -266,6 +333,10 @@ class HandAction(models.Model):
                 name="client_action_id_once_per_hand",
             ),
         ]
+
+    def __str__(self) -> str:
+        amount = f" {self.amount:,}" if self.amount is not None else ""
+        return f"hand {self.hand_id} #{self.index}: seat {self.seat} {self.action}{amount}"
 
     def save(self, *args, **kwargs):
         if self.pk is not None:

@@ -3,6 +3,7 @@
 Hole cards come only from the engine's own view for that seat (STYLE.md 5): the public part is
 the engine's spectator view, the private part is built for one user and sent to them alone.
 """
+
 from datetime import timedelta
 
 from django.db.models import Sum
@@ -11,8 +12,8 @@ from django.utils import timezone
 from holdem import engine
 from holdem.models import PROCESS_EXPIRY_SECONDS, Connection, HandRecord, Seat, Table, TableStatus
 from holdem.services.hands import muck_choice
-from holdem.services.seats import buy_in_limits
 from holdem.services.options import rules_of
+from holdem.services.seats import buy_in_limits
 
 
 def epoch_ms(moment) -> int | None:
@@ -62,7 +63,21 @@ def public_table(table, state=None, seat_rows=None) -> dict:
         }
         if number in in_hand:
             played = in_hand[number]
-            row.update({k: played[k] for k in ("stack", "bet", "committed", "folded", "all_in", "protected", "has_cards") if k in played})
+            row.update(
+                {
+                    k: played[k]
+                    for k in (
+                        "stack",
+                        "bet",
+                        "committed",
+                        "folded",
+                        "all_in",
+                        "protected",
+                        "has_cards",
+                    )
+                    if k in played
+                }
+            )
             if played.get("hole"):
                 row["hole"] = played["hole"]
         row["state"] = _seat_state(row, hand_view, last)
@@ -80,8 +95,12 @@ def public_table(table, state=None, seat_rows=None) -> dict:
         "seats": rows,
         "hand": hand_view,
         "hand_number": table.hands_played,
-        "turn": {"seat": hand_view["to_act"], "deadline": epoch_ms(table.turn_deadline), "seconds": table.turn_seconds,
-                 "token": table.turn_token}
+        "turn": {
+            "seat": hand_view["to_act"],
+            "deadline": epoch_ms(table.turn_deadline),
+            "seconds": table.turn_seconds,
+            "token": table.turn_token,
+        }
         if hand_view and hand_view.get("to_act") is not None
         else None,
         "countdown": {"starts_at": epoch_ms(table.next_hand_at)} if table.next_hand_at else None,
@@ -153,7 +172,9 @@ def private_part(table, user, state=None, seat=None, balance=None, seated_here=F
         "balance": wallet_balance(user=user) if balance is None else balance,
         "seat": seat.number if seat else None,
         "seated_elsewhere": elsewhere,
-        "auto_muck": muck_choice(seat, table) if seat else (user.auto_muck if user.auto_muck is not None else table.auto_muck),
+        "auto_muck": muck_choice(seat, table)
+        if seat
+        else (user.auto_muck if user.auto_muck is not None else table.auto_muck),
         "card_back": getattr(user, "card_back", "classic"),
         "hole": None,
         "legal": None,
@@ -191,7 +212,9 @@ def private_part(table, user, state=None, seat=None, balance=None, seated_here=F
             result = final.result
             deciding = played["seat"] in result.undecided
             mine["can_show"] = deciding or bool(
-                result.uncontested and result.payouts.get(played["seat"], 0) > 0 and played["seat"] not in result.shown
+                result.uncontested
+                and result.payouts.get(played["seat"], 0) > 0
+                and played["seat"] not in result.shown
             )
             mine["can_muck"] = deciding
     return mine
@@ -199,13 +222,20 @@ def private_part(table, user, state=None, seat=None, balance=None, seated_here=F
 
 def table_view_for(table, user) -> dict:
     """The snapshot a client gets on connect or when it asks: public part + its own part."""
-    return {"type": "snapshot", "seq": table.seq, "table": public_table(table), "you": private_part(table, user)}
+    return {
+        "type": "snapshot",
+        "seq": table.seq,
+        "table": public_table(table),
+        "you": private_part(table, user),
+    }
 
 
 def spectator_count(table) -> int:
     seated = Seat.objects.filter(table=table).values("user_id")
     alive = timezone.now() - timedelta(seconds=PROCESS_EXPIRY_SECONDS)
-    watching = Connection.objects.filter(table=table, process__seen_at__gte=alive).exclude(user_id__in=seated)
+    watching = Connection.objects.filter(table=table, process__seen_at__gte=alive).exclude(
+        user_id__in=seated
+    )
     return watching.values("user_id").distinct().count()
 
 
@@ -228,7 +258,9 @@ def room_summary(table) -> dict:
 
 
 def rooms_for_lobby() -> list[dict]:
-    return [room_summary(t) for t in Table.objects.exclude(status=TableStatus.CLOSED).order_by("id")]
+    return [
+        room_summary(t) for t in Table.objects.exclude(status=TableStatus.CLOSED).order_by("id")
+    ]
 
 
 def table_chip_totals() -> tuple[int, int]:
@@ -258,7 +290,9 @@ def showdown_hands(final) -> tuple[dict, list]:
     if result is None or result.uncontested:
         return {}, []
     hands = {
-        str(p.seat): list(p.hole) for p in final.players if not p.folded and p.seat not in result.undecided
+        str(p.seat): list(p.hole)
+        for p in final.players
+        if not p.folded and p.seat not in result.undecided
     }
     return hands, sorted(result.mucked)
 
@@ -271,7 +305,14 @@ def hand_summary_for(record: HandRecord, user) -> dict:
         final = engine.state_from_json(record.final_state)
         showdown, mucked = showdown_hands(final)
         if played is not None:
-            me = next((s for s in engine.view(final, played["seat"])["seats"] if s["seat"] == played["seat"]), None)
+            me = next(
+                (
+                    s
+                    for s in engine.view(final, played["seat"])["seats"]
+                    if s["seat"] == played["seat"]
+                ),
+                None,
+            )
             own = me.get("hole") if me else None
     return {
         "hand_id": record.pk,
@@ -279,10 +320,19 @@ def hand_summary_for(record: HandRecord, user) -> dict:
         "number": record.number,
         "started_at": record.started_at.isoformat(),
         "button": record.button_seat,
-        "players": [{k: p.get(k) for k in ("seat", "username", "stack_before", "stack_after", "net")} for p in record.players],
+        "players": [
+            {k: p.get(k) for k in ("seat", "username", "stack_before", "stack_after", "net")}
+            for p in record.players
+        ],
         "board": record.board,
         "actions": [
-            {"seat": a.seat, "action": a.action, "amount": a.amount, "street": a.street, "source": a.source}
+            {
+                "seat": a.seat,
+                "action": a.action,
+                "amount": a.amount,
+                "street": a.street,
+                "source": a.source,
+            }
             for a in record.actions.all()
         ],
         "pots": record.pots,
@@ -299,7 +349,9 @@ def hand_summary_for(record: HandRecord, user) -> dict:
 def hand_before(record: HandRecord, user) -> int | None:
     """On a history page, "previous hand" is the hand played at that table before this one (the
     latest earlier one the viewer may open: theirs, or any for staff)."""
-    earlier = HandRecord.objects.filter(table_id=record.table_id, number__lt=record.number, ended_at__isnull=False)
+    earlier = HandRecord.objects.filter(
+        table_id=record.table_id, number__lt=record.number, ended_at__isnull=False
+    )
     if not getattr(user, "is_staff", False):
         earlier = earlier.filter(participants__user=user)
     return earlier.order_by("-number").values_list("pk", flat=True).first()

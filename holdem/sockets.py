@@ -4,6 +4,7 @@ MAX_SOCKETS_PER_USER per user), it beats with its process, and it closes when it
 Close codes (docs/protocol.md): 4401 the session signed out or is no longer valid; 4008 this user
 opened more sockets than allowed and this was the oldest.
 """
+
 import json
 
 from channels.db import database_sync_to_async
@@ -32,7 +33,10 @@ class TrackedConsumer(AsyncWebsocketConsumer):
         await self.rejoin_groups()
         await self.accept()
         evicted = await database_sync_to_async(connection_open)(
-            process_key=PROCESS_KEY, channel_name=self.channel_name, user=self.user, table_id=self.table_id
+            process_key=PROCESS_KEY,
+            channel_name=self.channel_name,
+            user=self.user,
+            table_id=self.table_id,
         )
         self.tracked = True
         for channel in evicted:
@@ -50,7 +54,9 @@ class TrackedConsumer(AsyncWebsocketConsumer):
         heartbeat().discard(self)
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
-        await database_sync_to_async(connection_close)(channel_name=self.channel_name, user=self.user, table_id=self.table_id)
+        await database_sync_to_async(connection_close)(
+            channel_name=self.channel_name, user=self.user, table_id=self.table_id
+        )
 
     async def rejoin_groups(self) -> None:
         for group in self.groups_joined:
@@ -58,13 +64,17 @@ class TrackedConsumer(AsyncWebsocketConsumer):
 
     async def auth_check(self, event) -> None:
         """Sign-out, password change or deactivation of this user (casino/accounts/sessions.py)."""
-        if event.get("ended_session") == session_tag(self.session_key) or not await database_sync_to_async(
-            session_is_valid
-        )(session_key=self.session_key, user_id=self.user.pk):
+        if event.get("ended_session") == session_tag(
+            self.session_key
+        ) or not await database_sync_to_async(session_is_valid)(
+            session_key=self.session_key, user_id=self.user.pk
+        ):
             await self.revoke(CLOSE_SIGNED_OUT, "you signed out; sign in again to play")
 
     async def connection_evict(self, event) -> None:
-        await self.revoke(CLOSE_TOO_MANY_SOCKETS, "too many open connections; this one, the oldest, was closed")
+        await self.revoke(
+            CLOSE_TOO_MANY_SOCKETS, "too many open connections; this one, the oldest, was closed"
+        )
 
     async def revoke(self, code: int, message: str) -> None:
         """Refuse every later frame, say why, and close."""

@@ -1,4 +1,5 @@
 """Celery tasks: thin calls of services (STYLE.md 3)."""
+
 from celery import shared_task
 
 from holdem.services.clock import deadlines_fire_due

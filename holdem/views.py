@@ -1,4 +1,5 @@
 """Hand history pages: the player's own recent hands and a PokerStars-format download of each."""
+
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -15,7 +16,9 @@ def hand_list(request):
 
 
 def _visible_hand(request, hand_id) -> HandRecord:
-    record = get_object_or_404(HandRecord.objects.select_related("table"), pk=hand_id, ended_at__isnull=False)
+    record = get_object_or_404(
+        HandRecord.objects.select_related("table"), pk=hand_id, ended_at__isnull=False
+    )
     if not request.user.is_staff and not record.participants.filter(user=request.user).exists():
         raise Http404("not one of your hands")
     return record
@@ -24,14 +27,19 @@ def _visible_hand(request, hand_id) -> HandRecord:
 @login_required
 def hand_detail(request, hand_id):
     record = _visible_hand(request, hand_id)
-    hand = {**hand_summary_for(record, request.user), "previous_hand_id": hand_before(record, request.user)}
+    hand = {
+        **hand_summary_for(record, request.user),
+        "previous_hand_id": hand_before(record, request.user),
+    }
     return render(request, "holdem/hand.html", {"hand": hand})
 
 
 @login_required
 def hand_download(request, hand_id):
     record = _visible_hand(request, hand_id)
-    response = HttpResponse(pokerstars_text(record, viewer_id=request.user.pk), content_type="text/plain; charset=utf-8")
+    response = HttpResponse(
+        pokerstars_text(record, viewer_id=request.user.pk), content_type="text/plain; charset=utf-8"
+    )
     response["Content-Disposition"] = f'attachment; filename="hand-{record.pk}.txt"'
     return response
 
@@ -43,7 +51,9 @@ def table_page(request, table_id):
     from holdem.selectors import rooms_for_lobby
 
     table = get_object_or_404(Table.objects.exclude(status=TableStatus.CLOSED), pk=table_id)
-    held = Seat.objects.filter(user=request.user).exclude(table=table).select_related("table").first()
+    held = (
+        Seat.objects.filter(user=request.user).exclude(table=table).select_related("table").first()
+    )
     rooms = rooms_for_lobby()
     # What the table client needs before its socket answers (static/js/table.js reads it).
     client = {
@@ -58,7 +68,12 @@ def table_page(request, table_id):
     return render(
         request,
         "holdem/table.html",
-        {"table": table, "seated_elsewhere": held.table if held else None, "rooms": rooms, "client": client},
+        {
+            "table": table,
+            "seated_elsewhere": held.table if held else None,
+            "rooms": rooms,
+            "client": client,
+        },
     )
 
 

@@ -1,4 +1,5 @@
 """The lobby: the list of rooms, live seat counts and room switching."""
+
 from django.apps import AppConfig
 
 

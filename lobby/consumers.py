@@ -1,4 +1,5 @@
 """The lobby websocket: the open rooms, then a `room` frame whenever one changes."""
+
 import json
 
 from channels.db import database_sync_to_async
@@ -40,7 +41,11 @@ class LobbyConsumer(TrackedConsumer):
             await self.send_rooms()
         else:
             await self.send_json(
-                {"type": "error", "code": "unknown_type", "message": "the lobby understands 'ping' and 'snapshot'"}
+                {
+                    "type": "error",
+                    "code": "unknown_type",
+                    "message": "the lobby understands 'ping' and 'snapshot'",
+                }
             )
 
     async def rejoin_groups(self) -> None:

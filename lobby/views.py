@@ -1,4 +1,5 @@
 """Home page and lobby."""
+
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 

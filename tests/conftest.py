@@ -1,4 +1,5 @@
 """Shared test fixtures: real services when present; on CI a missing service is a failure."""
+
 import os
 
 import pytest
@@ -29,7 +30,9 @@ def postgres(settings):
     from django.db import connection
 
     if connection.vendor != "postgresql":
-        service_missing("needs PostgreSQL: set DATABASE_URL or run make test with PostgreSQL on 127.0.0.1:5432")
+        service_missing(
+            "needs PostgreSQL: set DATABASE_URL or run make test with PostgreSQL on 127.0.0.1:5432"
+        )
     return connection
 
 
@@ -37,7 +40,9 @@ def postgres(settings):
 def redis_url():
     url = os.environ.get("CASINO_TEST_REDIS_URL")
     if not url:
-        service_missing("needs Redis: CASINO_TEST_REDIS_URL is unset (make test sets it when Redis answers)")
+        service_missing(
+            "needs Redis: CASINO_TEST_REDIS_URL is unset (make test sets it when Redis answers)"
+        )
     import redis
 
     try:
@@ -91,7 +96,9 @@ def admin_sign_in(client):
 
 # `slow`: everything under tests/integration and tests/e2e (real servers, workers, a browser).
 # Added as each test is collected, so `-m "not slow"` (make test-fast) deselects them.
-SLOW_DIRS = tuple(os.path.join(os.path.dirname(__file__), name) + os.sep for name in ("integration", "e2e"))
+SLOW_DIRS = tuple(
+    os.path.join(os.path.dirname(__file__), name) + os.sep for name in ("integration", "e2e")
+)
 
 
 def pytest_itemcollected(item):

@@ -5,6 +5,7 @@ Code, tests and docs cite the game rules as `RULES.md n` or `rules.md n`, meanin
 ../shared/RULES.md, in our own words; these tests make sure every cited section exists there and
 that the copy keeps the customer's sections, headings, options and source references.
 """
+
 import os
 import re
 import subprocess
@@ -123,7 +124,9 @@ def test_docs_rules_has_the_sections_and_options_of_the_customers_rules():
     theirs_options = option_names(theirs)
     assert theirs_options, "no backticked option names found in section 1 of ../shared/RULES.md"
     missing = sorted(theirs_options - option_names(ours))
-    assert not missing, f"options of RULES.md section 1 missing from docs/rules.md's table: {missing}"
+    assert not missing, (
+        f"options of RULES.md section 1 missing from docs/rules.md's table: {missing}"
+    )
     missing = sorted(name for name in theirs_options if f"`{name}`" not in ours)
     assert not missing, f"options of RULES.md section 1 not named in docs/rules.md: {missing}"
 
@@ -150,8 +153,19 @@ def test_citation_forms():
         "RULES.md section 6; RULES.md 3 / STYLE.md 1; RULES.md 5, 2,000 chips; RULES.md`.\n"
     )
     assert cited_sections(text) == [
-        (1, 4), (2, 1), (2, 3), (2, 4), (2, 5), (2, 1), (2, 7), (2, 2), (2, 4), (2, 5),
-        (3, 6), (3, 3), (3, 5),
+        (1, 4),
+        (2, 1),
+        (2, 3),
+        (2, 4),
+        (2, 5),
+        (2, 1),
+        (2, 7),
+        (2, 2),
+        (2, 4),
+        (2, 5),
+        (3, 6),
+        (3, 3),
+        (3, 5),
     ]
 
 

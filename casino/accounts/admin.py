@@ -1,4 +1,5 @@
 """Admin: users, wallets (balance read-only, adjusted only through the service) and the ledger."""
+
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.core.exceptions import PermissionDenied
@@ -18,7 +19,10 @@ from casino.readonly_admin import ReadOnlyAdmin
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
     list_display = ("username", "email", "is_staff", "chip_balance", "date_joined")
-    fieldsets = BaseUserAdmin.fieldsets + (("Table preferences", {"fields": ("card_back", "auto_muck")}),)
+    fieldsets = (
+        *BaseUserAdmin.fieldsets,
+        ("Table preferences", {"fields": ("card_back", "auto_muck")}),
+    )
 
     @admin.display(description="chips")
     def chip_balance(self, user):
@@ -46,12 +50,20 @@ class WalletAdmin(admin.ModelAdmin):
 
     @admin.display(description="adjust")
     def adjust_link(self, wallet):
-        return format_html('<a href="{}">Adjust chips</a>', reverse("admin:accounts_wallet_adjust", args=[wallet.pk]))
+        return format_html(
+            '<a href="{}">Adjust chips</a>',
+            reverse("admin:accounts_wallet_adjust", args=[wallet.pk]),
+        )
 
     def get_urls(self):
         return [
-            path("<int:wallet_id>/adjust/", self.admin_site.admin_view(self.adjust_view), name="accounts_wallet_adjust"),
-        ] + super().get_urls()
+            path(
+                "<int:wallet_id>/adjust/",
+                self.admin_site.admin_view(self.adjust_view),
+                name="accounts_wallet_adjust",
+            ),
+            *super().get_urls(),
+        ]
 
     def adjust_view(self, request, wallet_id):
         if not request.user.has_perm(ADJUST_PERMISSION):
@@ -71,7 +83,8 @@ class WalletAdmin(admin.ModelAdmin):
                 form.add_error("amount", error.message)
             else:
                 messages.success(
-                    request, f"{wallet.user.username}: {entry.amount:+,} chips, balance now {entry.balance_after:,}."
+                    request,
+                    f"{wallet.user.username}: {entry.amount:+,} chips, balance now {entry.balance_after:,}.",
                 )
                 return redirect("admin:accounts_wallet_change", wallet.pk)
         context = {
@@ -86,7 +99,16 @@ class WalletAdmin(admin.ModelAdmin):
 
 @admin.register(LedgerEntry)
 class LedgerEntryAdmin(ReadOnlyAdmin):
-    list_display = ("created_at", "user", "amount", "balance_after", "kind", "reason", "actor", "table_id")
+    list_display = (
+        "created_at",
+        "user",
+        "amount",
+        "balance_after",
+        "kind",
+        "reason",
+        "actor",
+        "table_id",
+    )
     list_filter = ("kind",)
     search_fields = ("user__username", "reason", "idempotency_key")
     date_hierarchy = "created_at"

@@ -2,6 +2,7 @@
 
 Staff without that permission sign in with the password alone and are never asked for a code.
 """
+
 from django.contrib import admin
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponseRedirect
@@ -31,13 +32,18 @@ class CasinoAdminSite(admin.AdminSite):
     def get_urls(self):
         return [
             path("second-factor/", never_cache(self.second_factor_view), name="second_factor"),
-        ] + super().get_urls()
+            *super().get_urls(),
+        ]
 
     def login(self, request, extra_context=None):
         response = super().login(request, extra_context)
         # The password is right (now or earlier in this session); send a chip adjuster on to the code.
-        if self.awaits_second_factor(request) and (request.method == "GET" or response.status_code == 302):
-            target = response["Location"] if response.status_code == 302 else request.GET.get("next", "")
+        if self.awaits_second_factor(request) and (
+            request.method == "GET" or response.status_code == 302
+        ):
+            target = (
+                response["Location"] if response.status_code == 302 else request.GET.get("next", "")
+            )
             return self._to_second_factor(target)
         return response
 
@@ -46,7 +52,9 @@ class CasinoAdminSite(admin.AdminSite):
         if self.has_permission(request):
             return HttpResponseRedirect(next_url)
         if not self.awaits_second_factor(request):
-            return redirect_to_login(request.get_full_path(), reverse("admin:login", current_app=self.name))
+            return redirect_to_login(
+                request.get_full_path(), reverse("admin:login", current_app=self.name)
+            )
         form = SecondFactorForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             try:

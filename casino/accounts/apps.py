@@ -1,4 +1,5 @@
 """Accounts and the chip wallet."""
+
 from django.apps import AppConfig
 
 

@@ -1,4 +1,5 @@
 """The chip audit: every balance equals its ledger, and all chips add up to what was granted."""
+
 from dataclasses import dataclass, field
 
 from django.db.models import Sum
@@ -35,7 +36,9 @@ def audit_chips() -> ChipAudit:
     from holdem.selectors import table_chip_totals  # the tables hold the rest of the chips
 
     audit = ChipAudit()
-    audit.granted = LedgerEntry.objects.filter(kind__in=SYSTEM_KINDS).aggregate(s=Sum("amount"))["s"] or 0
+    audit.granted = (
+        LedgerEntry.objects.filter(kind__in=SYSTEM_KINDS).aggregate(s=Sum("amount"))["s"] or 0
+    )
     audit.in_wallets = Wallet.objects.aggregate(s=Sum("balance"))["s"] or 0
     audit.at_tables, audit.rake = table_chip_totals()
 
@@ -44,7 +47,9 @@ def audit_chips() -> ChipAudit:
     for user_id in sorted(set(ledger_totals) | set(balances)):
         balance, total = balances.get(user_id, 0), ledger_totals.get(user_id, 0)
         if balance != total:
-            audit.problems.append(f"user {user_id}: wallet shows {balance:,} but the ledger adds up to {total:,}")
+            audit.problems.append(
+                f"user {user_id}: wallet shows {balance:,} but the ledger adds up to {total:,}"
+            )
     _check_running_balances(audit)
 
     accounted = audit.in_wallets + audit.at_tables + audit.rake
@@ -58,11 +63,14 @@ def audit_chips() -> ChipAudit:
 def _check_running_balances(audit: ChipAudit) -> None:
     """Each entry's balance_after must be the running sum of that user's entries."""
     running: dict[int, int] = {}
-    rows = LedgerEntry.objects.order_by("user_id", "id").values_list("id", "user_id", "amount", "balance_after")
+    rows = LedgerEntry.objects.order_by("user_id", "id").values_list(
+        "id", "user_id", "amount", "balance_after"
+    )
     for entry_id, user_id, amount, balance_after in rows.iterator(chunk_size=2000):
         running[user_id] = running.get(user_id, 0) + amount
         if running[user_id] != balance_after:
             audit.problems.append(
-                f"ledger entry {entry_id} (user {user_id}) says balance {balance_after:,}, running sum is {running[user_id]:,}"
+                f"ledger entry {entry_id} (user {user_id}) says balance {balance_after:,}, "
+                f"running sum is {running[user_id]:,}"
             )
             running[user_id] = balance_after  # report each break once

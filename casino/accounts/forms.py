@@ -1,4 +1,5 @@
 """Sign-up, the admin's second-factor code and the admin's chip adjustment form."""
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
@@ -16,7 +17,9 @@ class SecondFactorForm(forms.Form):
         label="Code",
         max_length=16,
         help_text="The 6-digit code your authenticator app shows now.",
-        widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "autofocus": True}),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "autofocus": True}
+        ),
     )
 
 

@@ -2,6 +2,7 @@
 
 Balances change only through casino.accounts.services.wallet_adjust (STYLE.md 9).
 """
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
@@ -16,12 +17,18 @@ class User(AbstractUser):
 
 
 class Wallet(models.Model):
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="wallet")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="wallet"
+    )
     balance = models.BigIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        constraints = [models.CheckConstraint(condition=models.Q(balance__gte=0), name="wallet_balance_not_negative")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(balance__gte=0), name="wallet_balance_not_negative"
+            )
+        ]
         permissions = [("adjust_chips", "Can adjust chip balances")]
 
     def __str__(self) -> str:
@@ -49,7 +56,9 @@ class LedgerEntryQuerySet(models.QuerySet):
 
 
 class LedgerEntry(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ledger_entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ledger_entries"
+    )
     amount = models.BigIntegerField(help_text="Signed: positive credits the wallet.")
     balance_after = models.BigIntegerField()
     kind = models.CharField(max_length=24, choices=LedgerKind.choices)
@@ -68,8 +77,13 @@ class LedgerEntry(models.Model):
         verbose_name_plural = "ledger entries"
         constraints = [
             models.CheckConstraint(condition=~models.Q(amount=0), name="ledger_amount_not_zero"),
-            models.CheckConstraint(condition=models.Q(balance_after__gte=0), name="ledger_balance_after_not_negative"),
+            models.CheckConstraint(
+                condition=models.Q(balance_after__gte=0), name="ledger_balance_after_not_negative"
+            ),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.amount:+,} ({self.kind})"
 
     def save(self, *args, **kwargs):
         # Append-only: an entry, once written, is history.
@@ -79,6 +93,3 @@ class LedgerEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise TypeError("ledger entries are append-only")
-
-    def __str__(self) -> str:
-        return f"{self.user_id} {self.amount:+,} ({self.kind})"

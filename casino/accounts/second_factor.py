@@ -1,5 +1,6 @@
 """Two-factor sign-in for staff who may create chips: who must pass it, enrolling a TOTP device
 (django-otp) and checking a code. The admin site (admin_site.py) asks for it; nothing else does."""
+
 from django.db import transaction
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -53,7 +54,9 @@ def totp_token_verify(*, user, token: str) -> TOTPDevice:
     server sees it). The refusal is raised after the commit: rolling back would forget the count."""
     token = "".join((token or "").split())
     if not token.isdigit():
-        raise SecondFactorError("Enter the code your authenticator app shows (digits only).", "bad_token")
+        raise SecondFactorError(
+            "Enter the code your authenticator app shows (digits only).", "bad_token"
+        )
     checked = found = False
     with transaction.atomic():
         for device in totp_devices_for(user).select_for_update():
@@ -70,5 +73,9 @@ def totp_token_verify(*, user, token: str) -> TOTPDevice:
             "no_device",
         )
     if not checked:
-        raise SecondFactorError("Too many wrong codes: wait a little, then enter the newest code.", "throttled")
-    raise SecondFactorError("That code is wrong or already used: enter the newest code from your app.", "wrong_token")
+        raise SecondFactorError(
+            "Too many wrong codes: wait a little, then enter the newest code.", "throttled"
+        )
+    raise SecondFactorError(
+        "That code is wrong or already used: enter the newest code from your app.", "wrong_token"
+    )

@@ -1,4 +1,5 @@
 """Reads of balances and ledger history."""
+
 from django.db.models import Sum
 
 from casino.accounts.models import LedgerEntry, Wallet

@@ -1,4 +1,5 @@
 """Every change of a chip balance goes through wallet_adjust: lock the wallet, write the ledger."""
+
 import uuid
 
 from django.conf import settings

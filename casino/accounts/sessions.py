@@ -4,6 +4,7 @@ the sockets that session no longer authorises (within a second, on every server)
 Each socket joins its user's group (`holdem.broadcast.user_group`); these receivers send that
 group an `auth.check` after the change commits, and each socket checks its own session again.
 """
+
 import hashlib
 from importlib import import_module
 
@@ -43,10 +44,14 @@ def _signed_out(sender, request, user, **kwargs):
 
 @receiver(pre_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="casino.sessions.user_pre_save")
 def _remember_credentials(sender, instance, update_fields=None, **kwargs):
-    if instance.pk is None or (update_fields is not None and not {"password", "is_active"} & set(update_fields)):
+    if instance.pk is None or (
+        update_fields is not None and not {"password", "is_active"} & set(update_fields)
+    ):
         instance._credentials_before = None
         return
-    instance._credentials_before = sender.objects.filter(pk=instance.pk).values_list("password", "is_active").first()
+    instance._credentials_before = (
+        sender.objects.filter(pk=instance.pk).values_list("password", "is_active").first()
+    )
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="casino.sessions.user_post_save")

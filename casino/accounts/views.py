@@ -1,4 +1,5 @@
 """Sign up and the player's own profile with balance and ledger."""
+
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator

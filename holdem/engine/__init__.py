@@ -2,20 +2,45 @@
 
 Standard library only: no Django, no I/O, no clock, no randomness of its own (docs/engine-api.md).
 """
+
 from holdem.engine.betting import Legal, legal_actions
 from holdem.engine.errors import IllegalAction
 from holdem.engine.events import Event
 from holdem.engine.frozen import FrozenDict
-from holdem.engine.hand import (apply_action, apply_disconnect, apply_timeout, muck_hand,
-                                show_hand, start_hand)
+from holdem.engine.hand import (
+    apply_action,
+    apply_disconnect,
+    apply_timeout,
+    muck_hand,
+    show_hand,
+    start_hand,
+)
 from holdem.engine.options import HandOptions, dynamic_blinds, fixed_limit_blinds
 from holdem.engine.serial import state_from_json, state_to_json
 from holdem.engine.state import HandResult, HandState, PlayerState, PotResult, SeatIn
 from holdem.engine.view import view
 
 __all__ = [
-    "Event", "FrozenDict", "HandOptions", "HandResult", "HandState", "IllegalAction", "Legal",
-    "PlayerState", "PotResult", "SeatIn", "apply_action", "apply_disconnect", "apply_timeout",
-    "dynamic_blinds", "fixed_limit_blinds", "legal_actions", "muck_hand", "show_hand", "start_hand",
-    "state_from_json", "state_to_json", "view",
+    "Event",
+    "FrozenDict",
+    "HandOptions",
+    "HandResult",
+    "HandState",
+    "IllegalAction",
+    "Legal",
+    "PlayerState",
+    "PotResult",
+    "SeatIn",
+    "apply_action",
+    "apply_disconnect",
+    "apply_timeout",
+    "dynamic_blinds",
+    "fixed_limit_blinds",
+    "legal_actions",
+    "muck_hand",
+    "show_hand",
+    "start_hand",
+    "state_from_json",
+    "state_to_json",
+    "view",
 ]

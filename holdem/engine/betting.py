@@ -4,6 +4,7 @@
 min_raise full/any, the raise cap and the short all-in rule. `check_move` refuses what they
 forbid; `legal_actions` lists what they allow.
 """
+
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -29,13 +30,36 @@ class Legal:
     raise_closed_reason: str | None
     pot: int
 
-    def __init__(self, seat, actions, to_call, current_bet, min_to, max_to, all_in_to,
-                 can_raise, raise_closed_reason, pot):
+    def __init__(
+        self,
+        seat,
+        actions,
+        to_call,
+        current_bet,
+        min_to,
+        max_to,
+        all_in_to,
+        can_raise,
+        raise_closed_reason,
+        pot,
+    ):
         # Made before every decision: one __dict__ store (see state.py) instead of ten.
-        object.__setattr__(self, "__dict__", {
-            "seat": seat, "actions": actions, "to_call": to_call, "current_bet": current_bet,
-            "min_to": min_to, "max_to": max_to, "all_in_to": all_in_to, "can_raise": can_raise,
-            "raise_closed_reason": raise_closed_reason, "pot": pot})
+        object.__setattr__(
+            self,
+            "__dict__",
+            {
+                "seat": seat,
+                "actions": actions,
+                "to_call": to_call,
+                "current_bet": current_bet,
+                "min_to": min_to,
+                "max_to": max_to,
+                "all_in_to": all_in_to,
+                "can_raise": can_raise,
+                "raise_closed_reason": raise_closed_reason,
+                "pot": pot,
+            },
+        )
 
 
 class RaiseWindow(NamedTuple):
@@ -59,8 +83,12 @@ def raise_window(state: HandState, player: PlayerState) -> RaiseWindow:
     if all_in_to <= current:
         return _closed("cannot_raise", "not enough chips to raise")
     for other in state.players:
-        if other is not player and other.bet + other.stack > current and not other.folded \
-                and not other.protected:
+        if (
+            other is not player
+            and other.bet + other.stack > current
+            and not other.folded
+            and not other.protected
+        ):
             break
     else:
         # RULES.md 3: when at most one player can still bet, no more betting happens; a raise
@@ -71,8 +99,11 @@ def raise_window(state: HandState, player: PlayerState) -> RaiseWindow:
         if cap is not None and state.raises >= cap:
             # RULES.md 3: after N raises in a round players may only call or fold.
             return _closed("raise_capped", f"raising is capped after {cap} raises")
-        if player.acted and options.min_raise == "full" \
-                and current - player.bet < state.min_increment:
+        if (
+            player.acted
+            and options.min_raise == "full"
+            and current - player.bet < state.min_increment
+        ):
             # RULES.md 3: a short all-in does not reopen raising to a player who already acted,
             # unless the all-ins since they acted add up to a full raise.
             return _closed("raise_not_reopened", "a short all-in does not reopen raising")
@@ -104,9 +135,18 @@ def legal_actions(state: HandState) -> Legal | None:
         actions.append("raise" if current else "bet")
     if all_in_to <= current or (window.max_to is not None and all_in_to <= window.max_to):
         actions.append("all_in")
-    return Legal(player.seat, tuple(actions), min(max(owed, 0), player.stack), current,
-                 window.min_to, window.max_to, all_in_to, window.min_to is not None,
-                 window.closed_reason, sum([other.committed for other in state.players]))
+    return Legal(
+        player.seat,
+        tuple(actions),
+        min(max(owed, 0), player.stack),
+        current,
+        window.min_to,
+        window.max_to,
+        all_in_to,
+        window.min_to is not None,
+        window.closed_reason,
+        sum([other.committed for other in state.players]),
+    )
 
 
 def check_move(state: HandState, player: PlayerState, action: str, to) -> int:
@@ -120,8 +160,9 @@ def check_move(state: HandState, player: PlayerState, action: str, to) -> int:
     if action == "check":
         _no_amount(action, to, None)
         if owed > 0:
-            raise IllegalAction("cannot_check", f"there is {min(owed, player.stack)} to call: "
-                                                "you cannot check")
+            raise IllegalAction(
+                "cannot_check", f"there is {min(owed, player.stack)} to call: you cannot check"
+            )
         return player.bet
     if action == "call":
         total = min(current, all_in_to)
@@ -145,8 +186,9 @@ def check_move(state: HandState, player: PlayerState, action: str, to) -> int:
     if to < 0:
         raise IllegalAction("bad_amount", "amount cannot be negative")
     if to > all_in_to:
-        raise IllegalAction("above_stack", f"seat {player.seat} can {action} to at most "
-                                           f"{all_in_to} (all in)")
+        raise IllegalAction(
+            "above_stack", f"seat {player.seat} can {action} to at most {all_in_to} (all in)"
+        )
     return _check_raise_to(state, player, action, to)
 
 
@@ -154,8 +196,10 @@ def _no_amount(action: str, to, implied: int | None) -> None:
     """fold/check take no amount; call/all_in may repeat the total they lead to."""
     if to is None or (implied is not None and is_chips(to) and to == implied):
         return
-    raise IllegalAction("bad_amount", f"{action} takes no amount" if implied is None
-                        else f"{action} here is to {implied}")
+    raise IllegalAction(
+        "bad_amount",
+        f"{action} takes no amount" if implied is None else f"{action} here is to {implied}",
+    )
 
 
 def _check_raise_to(state: HandState, player: PlayerState, action: str, to: int) -> int:
@@ -166,8 +210,9 @@ def _check_raise_to(state: HandState, player: PlayerState, action: str, to: int)
     if state.options.structure == "fixed_limit":
         if to != window.min_to:
             what = "a raise is to" if noun == "raise" else "a bet is"
-            raise IllegalAction("fixed_limit_amount",
-                                f"fixed limit: {what} exactly {window.min_to}")
+            raise IllegalAction(
+                "fixed_limit_amount", f"fixed limit: {what} exactly {window.min_to}"
+            )
         return to
     if to < window.min_to:
         if noun == "raise":
@@ -175,6 +220,7 @@ def _check_raise_to(state: HandState, player: PlayerState, action: str, to: int)
         raise IllegalAction("below_min_bet", f"minimum bet is {window.min_to}")
     if to > window.max_to:
         # Only pot limit has a ceiling below the stack.
-        raise IllegalAction("above_pot_limit",
-                            f"pot limit: the most you can {noun} to is {window.max_to}")
+        raise IllegalAction(
+            "above_pot_limit", f"pot limit: the most you can {noun} to is {window.max_to}"
+        )
     return to

@@ -27,8 +27,9 @@ RANK_KEYS = (0, 1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1
 SUIT_KEYS = (1, 2, 26, 33)
 SUIT_BITS = 8
 
-_BAD_CODE = ("a card code is a rank from 23456789TJQKA followed by a suit from cdhs,"
-             " like 'As' or 'Td'")
+_BAD_CODE = (
+    "a card code is a rank from 23456789TJQKA followed by a suit from cdhs, like 'As' or 'Td'"
+)
 
 _INT_OF_CODE = {
     rank + suit: RANK_KEYS[rank_index] << SUIT_BITS | SUIT_KEYS[suit_index]

@@ -2,6 +2,7 @@
 
 Tables built at import make a hand one lookup on the sum of its card ints (see cards.py).
 """
+
 from dataclasses import dataclass
 from itertools import combinations_with_replacement, product
 from operator import eq
@@ -10,11 +11,27 @@ from .cards import RANK_KEYS, RANKS, SUIT_BITS, SUIT_KEYS, SUITS, card_code, par
 
 # RULES.md 4: the rankings, lowest first; a value's category is its top bits.
 CATEGORIES = (
-    "high card", "one pair", "two pair", "three of a kind", "straight",
-    "flush", "full house", "four of a kind", "straight flush",
+    "high card",
+    "one pair",
+    "two pair",
+    "three of a kind",
+    "straight",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
 )
-(HIGH_CARD, ONE_PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT,
- FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH) = range(len(CATEGORIES))
+(
+    HIGH_CARD,
+    ONE_PAIR,
+    TWO_PAIR,
+    THREE_OF_A_KIND,
+    STRAIGHT,
+    FLUSH,
+    FULL_HOUSE,
+    FOUR_OF_A_KIND,
+    STRAIGHT_FLUSH,
+) = range(len(CATEGORIES))
 
 # A value is the category followed by the five ranks (0 = deuce .. 12 = ace) in order of
 # importance, four bits each: the pair before its kickers, the trips before the pair of a full
@@ -134,8 +151,11 @@ def _build_flush_finder(size, suited_bits):
 # Per suit: card int -> its rank's bit if the card is of that suit, else 0. OR-ing these over a
 # hand gives the ranks held in that suit, the index into _FLUSH_VALUES.
 _SUITED_BITS = tuple(
-    {parse_card(rank + suit): (1 << rank_index if suit == flush_suit else 0)
-     for rank_index, rank in enumerate(RANKS) for suit in SUITS}
+    {
+        parse_card(rank + suit): (1 << rank_index if suit == flush_suit else 0)
+        for rank_index, rank in enumerate(RANKS)
+        for suit in SUITS
+    }
     for flush_suit in SUITS
 )
 _FLUSH_VALUES = [_flush_value(mask) if mask.bit_count() >= 5 else None for mask in range(1 << 13)]

@@ -3,8 +3,8 @@
 Every event has `kind`, `private_to` (a seat, or None for everyone) and `as_dict()` with JSON
 primitives only; mappings keyed by seat use string keys ("3"), as JSON does.
 """
-from dataclasses import MISSING, dataclass, fields
 
+from dataclasses import MISSING, dataclass, fields
 
 _LAYOUTS = {}
 
@@ -15,7 +15,8 @@ def _layout(cls) -> tuple[tuple[str, ...], dict]:
     if layout is None:
         layout = _LAYOUTS[cls] = (
             tuple(field.name for field in fields(cls)),
-            {field.name: field.default for field in fields(cls) if field.default is not MISSING})
+            {field.name: field.default for field in fields(cls) if field.default is not MISSING},
+        )
     return layout
 
 

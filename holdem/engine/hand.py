@@ -3,6 +3,7 @@
 Every function takes a frozen HandState and returns a new one plus the events it caused; a
 refused move raises IllegalAction and changes nothing (docs/engine-api.md).
 """
+
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -10,23 +11,38 @@ from holdem.engine.betting import ACTIONS, Legal, check_move, legal_actions
 from holdem.engine.cards import new_deck
 from holdem.engine.errors import IllegalAction
 from holdem.engine.evaluator import best_five
-from holdem.engine.events import (ActionTaken, BlindPosted, HandShown, HandStarted, HoleCards, Mucked,
-                                  Protected)
+from holdem.engine.events import (
+    ActionTaken,
+    BlindPosted,
+    HandShown,
+    HandStarted,
+    HoleCards,
+    Mucked,
+    Protected,
+)
 from holdem.engine.frozen import FrozenDict
 from holdem.engine.options import HandOptions
 from holdem.engine.rounds import proceed, round_start_increment
 from holdem.engine.state import POSTS, HandState, PlayerState, SeatIn
 
 __all__ = [
-    "HandState", "SeatIn", "Legal", "start_hand", "apply_action", "apply_timeout",
-    "apply_disconnect", "show_hand", "legal_actions",
+    "HandState",
+    "Legal",
+    "SeatIn",
+    "apply_action",
+    "apply_disconnect",
+    "apply_timeout",
+    "legal_actions",
+    "show_hand",
+    "start_hand",
 ]
 
 _CARD_CODES = frozenset(new_deck())
 
 
-def start_hand(options: HandOptions, seats: Sequence[SeatIn], button: int,
-               deck: Sequence[str]) -> tuple[HandState, list]:
+def start_hand(
+    options: HandOptions, seats: Sequence[SeatIn], button: int, deck: Sequence[str]
+) -> tuple[HandState, list]:
     """Deal a hand: post the blinds, deal two hole cards each, and find the first to act.
 
     `seats` are the players dealt in, in any order; clockwise is increasing seat number.
@@ -55,12 +71,22 @@ def start_hand(options: HandOptions, seats: Sequence[SeatIn], button: int,
     for step in range(count):
         index = (after_button + step) % count
         holes[index] = (deck[step], deck[count + step])
-    players = [PlayerState(s.seat, s.stack, holes[i], auto_muck=s.auto_muck)
-               for i, s in enumerate(seat_ins)]
+    players = [
+        PlayerState(s.seat, s.stack, holes[i], auto_muck=s.auto_muck)
+        for i, s in enumerate(seat_ins)
+    ]
 
-    events = [HandStarted(button, seat_ins[small].seat, seat_ins[big].seat, options.small_blind,
-                          options.big_blind, options.structure,
-                          FrozenDict({s.seat: s.stack for s in seat_ins}))]
+    events = [
+        HandStarted(
+            button,
+            seat_ins[small].seat,
+            seat_ins[big].seat,
+            options.small_blind,
+            options.big_blind,
+            options.structure,
+            FrozenDict({s.seat: s.stack for s in seat_ins}),
+        )
+    ]
     _post(players, small, options.small_blind, 0, "small", events)
     _post(players, big, options.big_blind, 0, "big", events)
     for step in range(1, count + 1):
@@ -75,9 +101,16 @@ def start_hand(options: HandOptions, seats: Sequence[SeatIn], button: int,
         events.append(HoleCards(players[index].seat, players[index].hole))
 
     current_bet = max(options.big_blind, max(player.bet for player in players))
-    state = HandState(options, button, tuple(players), deck[2 * count:needed], small, big,
-                      current_bet=current_bet,
-                      min_increment=round_start_increment(options, "preflop"))
+    state = HandState(
+        options,
+        button,
+        tuple(players),
+        deck[2 * count : needed],
+        small,
+        big,
+        current_bet=current_bet,
+        min_increment=round_start_increment(options, "preflop"),
+    )
     # RULES.md 3: before the flop the first to act is left of the big blind.
     return proceed(state, players, current_bet, state.min_increment, 0, None, big + 1, events)
 
@@ -117,8 +150,15 @@ def _post(players: list, index: int, live_to: int, dead: int, blind: str, events
         events.append(BlindPosted(p.seat, blind, live, live == p.stack))
     if dead:
         events.append(BlindPosted(p.seat, "dead", dead, live + dead == p.stack))
-    players[index] = PlayerState(p.seat, p.stack - live - dead, p.hole, p.bet + live,
-                                 p.committed + live + dead, p.dead + dead, auto_muck=p.auto_muck)
+    players[index] = PlayerState(
+        p.seat,
+        p.stack - live - dead,
+        p.hole,
+        p.bet + live,
+        p.committed + live + dead,
+        p.dead + dead,
+        auto_muck=p.auto_muck,
+    )
 
 
 def _index_of(state: HandState, seat) -> int:
@@ -147,8 +187,9 @@ def apply_action(state: HandState, seat: int, action: str, to: int | None = None
     if state.result is not None:
         raise IllegalAction("hand_over", "the hand is over")
     if not isinstance(action, str) or action not in ACTIONS:
-        raise IllegalAction("unknown_action", f"unknown action {action!r}: one of "
-                                              f"{', '.join(ACTIONS)}")
+        raise IllegalAction(
+            "unknown_action", f"unknown action {action!r}: one of {', '.join(ACTIONS)}"
+        )
     index = _turn_of(state, seat)
     total = check_move(state, state.players[index], action, to)
     return _act(state, index, action, total, None)
@@ -179,10 +220,18 @@ def _act(state: HandState, index: int, action: str, total: int, reason: str | No
         current_bet = total
         aggressor = player.seat
     moved = players[index]
-    events = [ActionTaken(player.seat, action, moved.bet - player.bet, moved.bet, moved.stack,
-                          moved.all_in, reason)]
-    return proceed(state, players, current_bet, min_increment, raises, aggressor, index + 1,
-                   events)
+    events = [
+        ActionTaken(
+            player.seat,
+            action,
+            moved.bet - player.bet,
+            moved.bet,
+            moved.stack,
+            moved.all_in,
+            reason,
+        )
+    ]
+    return proceed(state, players, current_bet, min_increment, raises, aggressor, index + 1, events)
 
 
 def apply_disconnect(state: HandState, seat: int, protect: bool):
@@ -213,8 +262,16 @@ def apply_disconnect(state: HandState, seat: int, protect: bool):
     else:
         players[index] = player.folds()
         events = [ActionTaken(seat, "fold", 0, player.bet, player.stack, False, "disconnect")]
-    return proceed(state, players, state.current_bet, state.min_increment, state.raises,
-                   state.aggressor, start, events)
+    return proceed(
+        state,
+        players,
+        state.current_bet,
+        state.min_increment,
+        state.raises,
+        state.aggressor,
+        start,
+        events,
+    )
 
 
 def show_hand(state: HandState, seat: int):
@@ -230,12 +287,16 @@ def show_hand(state: HandState, seat: int):
         result = replace(
             result,
             shown=FrozenDict({**result.shown, seat: player.hole}),
-            best=FrozenDict({**result.best, seat: FrozenDict(category=hand.category, cards=hand.cards)}),
-            undecided=tuple(s for s in result.undecided if s != seat))
+            best=FrozenDict(
+                {**result.best, seat: FrozenDict(category=hand.category, cards=hand.cards)}
+            ),
+            undecided=tuple(s for s in result.undecided if s != seat),
+        )
         return replace(state, result=result), [HandShown(seat, player.hole)]
     if not result.uncontested or player.folded:
-        raise IllegalAction("not_uncontested_winner",
-                            "only the winner of an uncontested hand may show")
+        raise IllegalAction(
+            "not_uncontested_winner", "only the winner of an uncontested hand may show"
+        )
     if seat in result.shown:
         return state, []
     best = result.best
@@ -257,6 +318,9 @@ def muck_hand(state: HandState, seat: int | None = None):
     leaving = result.undecided if seat is None else (seat,)
     if not leaving:
         return state, []
-    result = replace(result, mucked=result.mucked + tuple(leaving),
-                     undecided=tuple(s for s in result.undecided if s not in leaving))
+    result = replace(
+        result,
+        mucked=result.mucked + tuple(leaving),
+        undecided=tuple(s for s in result.undecided if s not in leaving),
+    )
     return replace(state, result=result), [Mucked(s) for s in leaving]

@@ -3,6 +3,7 @@
 `HandOptions.from_rules` reads RULES.md option names; `dynamic_blinds` and `fixed_limit_blinds`
 compute blinds as RULES.md 3 and 7 say.
 """
+
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -11,14 +12,34 @@ STRUCTURES = ("no_limit", "pot_limit", "fixed_limit")
 MIN_RAISE_RULES = ("full", "any")
 
 # RULES.md 1 options that matter to one hand; the others are the table's business.
-HAND_OPTION_NAMES = frozenset({
-    "structure", "blinds", "small_blind", "big_blind", "dynamic_blind_percent", "small_bet",
-    "big_bet", "raise_cap", "min_raise", "rake_percent", "rake_cap",
-})
-TABLE_OPTION_NAMES = frozenset({
-    "seats", "min_buy_in", "max_buy_in", "entry", "disconnect", "turn_seconds",
-    "countdown_seconds", "countdown_full_seconds", "auto_muck",
-})
+HAND_OPTION_NAMES = frozenset(
+    {
+        "structure",
+        "blinds",
+        "small_blind",
+        "big_blind",
+        "dynamic_blind_percent",
+        "small_bet",
+        "big_bet",
+        "raise_cap",
+        "min_raise",
+        "rake_percent",
+        "rake_cap",
+    }
+)
+TABLE_OPTION_NAMES = frozenset(
+    {
+        "seats",
+        "min_buy_in",
+        "max_buy_in",
+        "entry",
+        "disconnect",
+        "turn_seconds",
+        "countdown_seconds",
+        "countdown_full_seconds",
+        "auto_muck",
+    }
+)
 
 
 def is_chips(value) -> bool:
@@ -27,8 +48,7 @@ def is_chips(value) -> bool:
 
 
 def _is_percent(value) -> bool:
-    return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and 0 <= value <= 100)
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 100
 
 
 def exact_fraction(percent) -> Fraction:
@@ -134,10 +154,16 @@ class HandOptions:
         raise_cap = _optional_count(rules, "raise_cap")
         rake_cap = _optional_count(rules, "rake_cap")
         return cls(
-            structure=structure, small_blind=small_blind, big_blind=big_blind,
-            small_bet=small_bet, big_bet=big_bet, raise_cap=raise_cap,
-            min_raise=rules.get("min_raise", "full"), rake_percent=rules.get("rake_percent", 0),
-            rake_cap=rake_cap)
+            structure=structure,
+            small_blind=small_blind,
+            big_blind=big_blind,
+            small_bet=small_bet,
+            big_bet=big_bet,
+            raise_cap=raise_cap,
+            min_raise=rules.get("min_raise", "full"),
+            rake_percent=rules.get("rake_percent", 0),
+            rake_cap=rake_cap,
+        )
 
 
 def _optional_chips(rules: Mapping, name: str) -> int | None:

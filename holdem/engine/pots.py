@@ -2,6 +2,7 @@
 
 Pure functions on plain numbers: the hand and showdown modules feed them player chips.
 """
+
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -42,8 +43,14 @@ def side_pots(stakes: Sequence[Stake]) -> tuple[Pot, ...]:
             if stake.live > below:
                 amount += (level if stake.live > level else stake.live) - below
         if amount:
-            pots.append(Pot(amount, tuple(stake.seat for stake in stakes
-                                          if stake.contending and stake.live >= level)))
+            pots.append(
+                Pot(
+                    amount,
+                    tuple(
+                        stake.seat for stake in stakes if stake.contending and stake.live >= level
+                    ),
+                )
+            )
         below = level
     rest = 0
     for stake in stakes:
@@ -90,6 +97,6 @@ def split_pot(amount: int, winners: Sequence[int]) -> dict[int, int]:
     """RULES.md 4 [003]: equal shares; the odd chips all go to the first winner, `winners`
     being given clockwise from the button."""
     share, odd = divmod(amount, len(winners))
-    shares = {seat: share for seat in winners}
+    shares = dict.fromkeys(winners, share)
     shares[winners[0]] += odd
     return shares

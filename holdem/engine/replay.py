@@ -26,6 +26,7 @@ With --trace also "steps" (before each action, what the seat to act may do) and 
 same after the last action, null once the hand is over). Exit status: 0 when ok, 1 when not,
 2 for a bad command line.
 """
+
 import argparse
 import json
 import sys
@@ -33,8 +34,7 @@ import sys
 from holdem.engine.betting import legal_actions
 from holdem.engine.cards import new_deck
 from holdem.engine.errors import IllegalAction
-from holdem.engine.hand import (apply_action, apply_disconnect, apply_timeout, show_hand,
-                                start_hand)
+from holdem.engine.hand import apply_action, apply_disconnect, apply_timeout, show_hand, start_hand
 from holdem.engine.options import HandOptions
 from holdem.engine.state import SeatIn
 from holdem.engine.view import result_view
@@ -72,23 +72,40 @@ def _replay(spec, trace: bool) -> dict:
             try:
                 state = _apply(state, move)
             except IllegalAction as refusal:
-                return _failed(trace, steps, step=step, code="illegal_action",
-                               reason=refusal.code, message=refusal.message)
+                return _failed(
+                    trace,
+                    steps,
+                    step=step,
+                    code="illegal_action",
+                    reason=refusal.code,
+                    message=refusal.message,
+                )
         if len(state.board) > len(board):
-            raise BadSpec(f"board: the hand deals {len(state.board)} board cards but only "
-                          f"{len(board)} are given")
+            raise BadSpec(
+                f"board: the hand deals {len(state.board)} board cards but only "
+                f"{len(board)} are given"
+            )
     except BadSpec as error:
         return _failed(trace, steps, code="bad_spec", message=str(error))
     answer = {"ok": True, "complete": state.is_over, "board": list(state.board)}
     if state.is_over:
         result = result_view(state.result)
-        answer.update(final_stacks=result["final_stacks"], pots=result["pots"],
-                      rake=result["rake"], net=result["net"], returned=result["returned"],
-                      shown=result["shown"], uncontested=result["uncontested"])
+        answer.update(
+            final_stacks=result["final_stacks"],
+            pots=result["pots"],
+            rake=result["rake"],
+            net=result["net"],
+            returned=result["returned"],
+            shown=result["shown"],
+            uncontested=result["uncontested"],
+        )
     else:
-        answer.update(street=state.street, to_act=state.to_act,
-                      stacks={str(seat): chips for seat, chips in state.stacks.items()},
-                      committed={str(seat): chips for seat, chips in state.committed.items()})
+        answer.update(
+            street=state.street,
+            to_act=state.to_act,
+            stacks={str(seat): chips for seat, chips in state.stacks.items()},
+            committed={str(seat): chips for seat, chips in state.committed.items()},
+        )
     if trace:
         answer["steps"] = steps
         answer["next"] = probe(state)
@@ -100,9 +117,16 @@ def probe(state) -> dict | None:
     legal = legal_actions(state)
     if legal is None:
         return None
-    return {"seat": legal.seat, "actions": list(legal.actions), "to_call": legal.to_call,
-            "current_bet": legal.current_bet, "min_to": legal.min_to, "max_to": legal.max_to,
-            "all_in_to": legal.all_in_to, "can_raise": legal.can_raise}
+    return {
+        "seat": legal.seat,
+        "actions": list(legal.actions),
+        "to_call": legal.to_call,
+        "current_bet": legal.current_bet,
+        "min_to": legal.min_to,
+        "max_to": legal.max_to,
+        "all_in_to": legal.all_in_to,
+        "can_raise": legal.can_raise,
+    }
 
 
 def _failed(trace: bool, steps: list, **fields) -> dict:
@@ -139,11 +163,17 @@ def _start(spec):
         raise BadSpec("actions: must be a list")
     button = spec["button"]
     try:
-        seat_ins = [SeatIn(entry["seat"], entry["stack"], entry.get("post", "none"),
-                           entry.get("auto_muck", True)) for entry in seats]
+        seat_ins = [
+            SeatIn(
+                entry["seat"],
+                entry["stack"],
+                entry.get("post", "none"),
+                entry.get("auto_muck", True),
+            )
+            for entry in seats
+        ]
         stacks = [entry["stack"] for entry in seats]
-        valid_stacks = all(isinstance(s, int) and not isinstance(s, bool) and s > 0
-                           for s in stacks)
+        valid_stacks = all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in stacks)
         options = HandOptions.from_rules(spec["options"], stacks if valid_stacks else None)
         deck = _deck(seats, button, board)
         state, _events = start_hand(options, seat_ins, button, deck)
@@ -214,11 +244,13 @@ def _apply(state, move: dict):
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m holdem.engine.replay",
-                                     description="Replay one hand described in JSON.")
+    parser = argparse.ArgumentParser(
+        prog="python -m holdem.engine.replay", description="Replay one hand described in JSON."
+    )
     parser.add_argument("file", help="the replay description (JSON), or - for standard input")
-    parser.add_argument("--trace", action="store_true",
-                        help="also print the legal actions before each step")
+    parser.add_argument(
+        "--trace", action="store_true", help="also print the legal actions before each step"
+    )
     args = parser.parse_args(argv)
     try:
         if args.file == "-":

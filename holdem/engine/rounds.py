@@ -1,6 +1,7 @@
 """Moving a hand on after each change: whose turn it is, when a betting round ends, dealing the
 next street, running the board out, and handing a finished hand to the showdown (RULES.md 3).
 """
+
 from holdem.engine.events import HandsTabled, StreetDealt, UncalledReturned
 from holdem.engine.showdown import settle
 from holdem.engine.state import HandState, PlayerState
@@ -36,8 +37,12 @@ def next_actor(players: list[PlayerState], start: int, current_bet: int) -> int 
     for step in range(count):
         index = (start + step) % count
         player = players[index]
-        if player.stack and not player.folded and not player.protected \
-                and (not player.acted or player.bet < current_bet):
+        if (
+            player.stack
+            and not player.folded
+            and not player.protected
+            and (not player.acted or player.bet < current_bet)
+        ):
             return index
     return None
 
@@ -58,8 +63,16 @@ def return_uncalled(players: list[PlayerState], events: list) -> list[PlayerStat
     return players
 
 
-def proceed(state: HandState, players: list[PlayerState], current_bet: int, min_increment: int,
-            raises: int, aggressor: int | None, start: int, events: list):
+def proceed(
+    state: HandState,
+    players: list[PlayerState],
+    current_bet: int,
+    min_increment: int,
+    raises: int,
+    aggressor: int | None,
+    start: int,
+    events: list,
+):
     """The hand after a change to `players` (an action, a timeout, a disconnection): the next
     player to act, or the end of the round, the next street, the run-out or the settlement."""
     options = state.options
@@ -73,10 +86,22 @@ def proceed(state: HandState, players: list[PlayerState], current_bet: int, min_
         return _settled(state, players, state.board, state.street, aggressor, events)
     actor = next_actor(players, start, current_bet)
     if actor is not None:
-        return HandState(options, state.button, tuple(players), state.stub,
-                         state.small_blind_index, state.big_blind_index, state.board,
-                         state.street, actor, current_bet, min_increment, raises, aggressor,
-                         None), events
+        return HandState(
+            options,
+            state.button,
+            tuple(players),
+            state.stub,
+            state.small_blind_index,
+            state.big_blind_index,
+            state.board,
+            state.street,
+            actor,
+            current_bet,
+            min_increment,
+            raises,
+            aggressor,
+            None,
+        ), events
 
     players = return_uncalled(players, events)
     able = sum(player.can_bet for player in players)
@@ -95,9 +120,22 @@ def proceed(state: HandState, players: list[PlayerState], current_bet: int, min_
     board, street = _deal_street(state.stub, board, events)
     lead = state.lead_index
     actor = next_actor(players, lead, 0)
-    return HandState(options, state.button, tuple(players), state.stub, state.small_blind_index,
-                     state.big_blind_index, board, street, actor, 0,
-                     round_start_increment(options, street), 0, None, None), events
+    return HandState(
+        options,
+        state.button,
+        tuple(players),
+        state.stub,
+        state.small_blind_index,
+        state.big_blind_index,
+        board,
+        street,
+        actor,
+        0,
+        round_start_increment(options, street),
+        0,
+        None,
+        None,
+    ), events
 
 
 def _deal_street(stub: tuple[str, ...], board: tuple[str, ...], events: list):
@@ -110,9 +148,22 @@ def _deal_street(stub: tuple[str, ...], board: tuple[str, ...], events: list):
 
 
 def _settled(state: HandState, players, board, street, aggressor, events, tabled=False):
-    ended = HandState(state.options, state.button, tuple(players), state.stub,
-                      state.small_blind_index, state.big_blind_index, board, street, None,
-                      0, 0, 0, aggressor, None)
+    ended = HandState(
+        state.options,
+        state.button,
+        tuple(players),
+        state.stub,
+        state.small_blind_index,
+        state.big_blind_index,
+        board,
+        street,
+        None,
+        0,
+        0,
+        0,
+        aggressor,
+        None,
+    )
     ended, more = settle(ended, tabled=tabled)
     events.extend(more)
     return ended, events

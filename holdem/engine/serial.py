@@ -2,6 +2,7 @@
 
 The text carries "format": 1 so a stored hand can be read by later versions of the engine.
 """
+
 import json
 from dataclasses import asdict, fields
 
@@ -27,8 +28,7 @@ def state_to_json(state: HandState) -> str:
         "format": FORMAT,
         "options": asdict(state.options),
         "button": state.button,
-        "players": [[getattr(player, name) for name in _PLAYER_FIELDS]
-                    for player in state.players],
+        "players": [[getattr(player, name) for name in _PLAYER_FIELDS] for player in state.players],
         "stub": list(state.stub),
         "small_blind_index": state.small_blind_index,
         "big_blind_index": state.big_blind_index,
@@ -46,16 +46,24 @@ def state_to_json(state: HandState) -> str:
 
 def _result_document(result: HandResult) -> dict:
     return {
-        "pots": [{"amount": pot.amount, "eligible": list(pot.eligible),
-                  "winners": list(pot.winners), "shares": _by_seat(pot.shares), "rake": pot.rake}
-                 for pot in result.pots],
+        "pots": [
+            {
+                "amount": pot.amount,
+                "eligible": list(pot.eligible),
+                "winners": list(pot.winners),
+                "shares": _by_seat(pot.shares),
+                "rake": pot.rake,
+            }
+            for pot in result.pots
+        ],
         "rake": result.rake,
         "payouts": _by_seat(result.payouts),
         "final_stacks": _by_seat(result.final_stacks),
         "net": _by_seat(result.net),
         "shown": _by_seat(result.shown, list),
-        "best": _by_seat(result.best, lambda best: {"category": best["category"],
-                                                    "cards": list(best["cards"])}),
+        "best": _by_seat(
+            result.best, lambda best: {"category": best["category"], "cards": list(best["cards"])}
+        ),
         "uncontested": result.uncontested,
         "returned": _by_seat(result.returned),
         "mucked": list(result.mucked),
@@ -101,16 +109,25 @@ def _state_from(document: dict) -> HandState:
 
 def _result_from(document: dict) -> HandResult:
     return HandResult(
-        pots=tuple(PotResult(pot["amount"], tuple(pot["eligible"]), tuple(pot["winners"]),
-                             _seat_map(pot["shares"]), pot["rake"])
-                   for pot in document["pots"]),
+        pots=tuple(
+            PotResult(
+                pot["amount"],
+                tuple(pot["eligible"]),
+                tuple(pot["winners"]),
+                _seat_map(pot["shares"]),
+                pot["rake"],
+            )
+            for pot in document["pots"]
+        ),
         rake=document["rake"],
         payouts=_seat_map(document["payouts"]),
         final_stacks=_seat_map(document["final_stacks"]),
         net=_seat_map(document["net"]),
         shown=_seat_map(document["shown"], tuple),
-        best=_seat_map(document["best"], lambda best: FrozenDict(
-            category=best["category"], cards=tuple(best["cards"]))),
+        best=_seat_map(
+            document["best"],
+            lambda best: FrozenDict(category=best["category"], cards=tuple(best["cards"])),
+        ),
         uncontested=document["uncontested"],
         returned=_seat_map(document["returned"]),
         mucked=tuple(document["mucked"]),

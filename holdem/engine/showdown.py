@@ -2,6 +2,7 @@
 
 `settle` pays a finished hand, whether it went to showdown or was won uncontested.
 """
+
 from holdem.engine.cards import parse_card
 from holdem.engine.evaluator import best_five, evaluate_ints
 from holdem.engine.events import HandEnded, Mucked, PotAwarded, ShowdownShown
@@ -29,13 +30,24 @@ def hand_pots(players, gathered_only: bool = False):
     """The pots, eligible seats listed in the order of `players`. `gathered_only`: leave out
     the bets of the round in progress (a player all in this round marks no level yet)."""
     if gathered_only:
-        return side_pots([
-            Stake(p.seat, p.committed - p.bet - p.dead, p.dead, not p.folded,
-                  (p.stack == 0 or p.protected) and not p.bet)
-            for p in players])
-    return side_pots([
-        Stake(p.seat, p.committed - p.dead, p.dead, not p.folded, p.stack == 0 or p.protected)
-        for p in players])
+        return side_pots(
+            [
+                Stake(
+                    p.seat,
+                    p.committed - p.bet - p.dead,
+                    p.dead,
+                    not p.folded,
+                    (p.stack == 0 or p.protected) and not p.bet,
+                )
+                for p in players
+            ]
+        )
+    return side_pots(
+        [
+            Stake(p.seat, p.committed - p.dead, p.dead, not p.folded, p.stack == 0 or p.protected)
+            for p in players
+        ]
+    )
 
 
 def settle(state: HandState, tabled: bool = False) -> tuple[HandState, list]:
@@ -47,8 +59,9 @@ def settle(state: HandState, tabled: bool = False) -> tuple[HandState, list]:
     pots = hand_pots(ring)
     # RULES.md 4: rake only from pots that saw a flop ("no flop, no drop").
     if len(state.board) >= 3 and state.options.rake_percent:
-        rakes = pot_rakes([pot.amount for pot in pots], state.options.rake_percent,
-                          state.options.rake_cap)
+        rakes = pot_rakes(
+            [pot.amount for pot in pots], state.options.rake_percent, state.options.rake_cap
+        )
     else:
         rakes = (0,) * len(pots)
 
@@ -75,31 +88,66 @@ def settle(state: HandState, tabled: bool = False) -> tuple[HandState, list]:
         shares = split_pot(pot.amount - rake, winners)
         for seat, chips in shares.items():
             payouts[seat] += chips
-        result = PotResult(pot.amount, tuple(sorted(eligible)), tuple(sorted(winners)),
-                           FrozenDict(shares), rake)
+        result = PotResult(
+            pot.amount, tuple(sorted(eligible)), tuple(sorted(winners)), FrozenDict(shares), rake
+        )
         pot_results.append(result)
-        events.append(PotAwarded(index, pot.amount, rake, result.eligible, result.winners,
-                                 result.shares))
+        events.append(
+            PotAwarded(index, pot.amount, rake, result.eligible, result.winners, result.shares)
+        )
 
     players = tuple(
-        PlayerState(p.seat, p.stack + payouts[p.seat], p.hole, 0, p.committed, p.dead,
-                    p.returned, p.folded, p.acted, p.protected, p.auto_muck)
-        if payouts[p.seat] or p.bet else p
-        for p in state.players)
+        PlayerState(
+            p.seat,
+            p.stack + payouts[p.seat],
+            p.hole,
+            0,
+            p.committed,
+            p.dead,
+            p.returned,
+            p.folded,
+            p.acted,
+            p.protected,
+            p.auto_muck,
+        )
+        if payouts[p.seat] or p.bet
+        else p
+        for p in state.players
+    )
     rake_total = sum(rakes)
     final_stacks = FrozenDict({p.seat: p.stack for p in players})
     net = FrozenDict({p.seat: payouts[p.seat] - p.committed for p in players})
     result = HandResult(
-        pots=tuple(pot_results), rake=rake_total, payouts=FrozenDict(payouts),
-        final_stacks=final_stacks, net=net, shown=FrozenDict(shown), best=FrozenDict(best),
+        pots=tuple(pot_results),
+        rake=rake_total,
+        payouts=FrozenDict(payouts),
+        final_stacks=final_stacks,
+        net=net,
+        shown=FrozenDict(shown),
+        best=FrozenDict(best),
         uncontested=uncontested,
         returned=FrozenDict({p.seat: p.returned for p in players if p.returned}),
-        mucked=tuple(mucked), undecided=tuple(undecided))
+        mucked=tuple(mucked),
+        undecided=tuple(undecided),
+    )
     events.append(HandEnded(uncontested, rake_total, result.payouts, net, final_stacks))
     street = "over" if uncontested else "showdown"
-    return HandState(state.options, state.button, players, state.stub, state.small_blind_index,
-                     state.big_blind_index, state.board, street, None, state.current_bet,
-                     state.min_increment, state.raises, state.aggressor, result), events
+    return HandState(
+        state.options,
+        state.button,
+        players,
+        state.stub,
+        state.small_blind_index,
+        state.big_blind_index,
+        state.board,
+        street,
+        None,
+        state.current_bet,
+        state.min_increment,
+        state.raises,
+        state.aggressor,
+        result,
+    ), events
 
 
 def _reveal(state: HandState, pots, values: dict, events: list, tabled: bool):

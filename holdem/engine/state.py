@@ -2,6 +2,7 @@
 
 Everything here is plain, immutable and equal by value, so a hand survives a JSON round trip.
 """
+
 from dataclasses import dataclass
 
 from holdem.engine.frozen import FrozenDict
@@ -52,12 +53,37 @@ class PlayerState:
     protected: bool = False
     auto_muck: bool = True
 
-    def __init__(self, seat, stack, hole, bet=0, committed=0, dead=0, returned=0, folded=False,
-                 acted=False, protected=False, auto_muck=True):
-        object.__setattr__(self, "__dict__", {
-            "seat": seat, "stack": stack, "hole": hole, "bet": bet, "committed": committed,
-            "dead": dead, "returned": returned, "folded": folded, "acted": acted,
-            "protected": protected, "auto_muck": auto_muck})
+    def __init__(
+        self,
+        seat,
+        stack,
+        hole,
+        bet=0,
+        committed=0,
+        dead=0,
+        returned=0,
+        folded=False,
+        acted=False,
+        protected=False,
+        auto_muck=True,
+    ):
+        object.__setattr__(
+            self,
+            "__dict__",
+            {
+                "seat": seat,
+                "stack": stack,
+                "hole": hole,
+                "bet": bet,
+                "committed": committed,
+                "dead": dead,
+                "returned": returned,
+                "folded": folded,
+                "acted": acted,
+                "protected": protected,
+                "auto_muck": auto_muck,
+            },
+        )
 
     @property
     def all_in(self) -> bool:
@@ -70,26 +96,68 @@ class PlayerState:
 
     def pays(self, chips: int) -> "PlayerState":
         """This player after putting `chips` more in this round as an action."""
-        return PlayerState(self.seat, self.stack - chips, self.hole, self.bet + chips,
-                           self.committed + chips, self.dead, self.returned, self.folded, True,
-                           self.protected, self.auto_muck)
+        return PlayerState(
+            self.seat,
+            self.stack - chips,
+            self.hole,
+            self.bet + chips,
+            self.committed + chips,
+            self.dead,
+            self.returned,
+            self.folded,
+            True,
+            self.protected,
+            self.auto_muck,
+        )
 
     def folds(self) -> "PlayerState":
-        return PlayerState(self.seat, self.stack, self.hole, self.bet, self.committed, self.dead,
-                           self.returned, True, True, self.protected, self.auto_muck)
+        return PlayerState(
+            self.seat,
+            self.stack,
+            self.hole,
+            self.bet,
+            self.committed,
+            self.dead,
+            self.returned,
+            True,
+            True,
+            self.protected,
+            self.auto_muck,
+        )
 
     def gets_back(self, chips: int) -> "PlayerState":
         """This player after an uncalled part of their bet is returned (RULES.md 3)."""
-        return PlayerState(self.seat, self.stack + chips, self.hole, self.bet - chips,
-                           self.committed - chips, self.dead, self.returned + chips, self.folded,
-                           self.acted, self.protected, self.auto_muck)
+        return PlayerState(
+            self.seat,
+            self.stack + chips,
+            self.hole,
+            self.bet - chips,
+            self.committed - chips,
+            self.dead,
+            self.returned + chips,
+            self.folded,
+            self.acted,
+            self.protected,
+            self.auto_muck,
+        )
 
     def next_round(self) -> "PlayerState":
         """This player when the bets are gathered and a new betting round begins."""
         if not self.bet and not self.acted:
             return self
-        return PlayerState(self.seat, self.stack, self.hole, 0, self.committed, self.dead,
-                           self.returned, self.folded, False, self.protected, self.auto_muck)
+        return PlayerState(
+            self.seat,
+            self.stack,
+            self.hole,
+            0,
+            self.committed,
+            self.dead,
+            self.returned,
+            self.folded,
+            False,
+            self.protected,
+            self.auto_muck,
+        )
 
 
 @dataclass(frozen=True)
@@ -149,15 +217,43 @@ class HandState:
     aggressor: int | None = None
     result: HandResult | None = None
 
-    def __init__(self, options, button, players, stub, small_blind_index, big_blind_index,
-                 board=(), street="preflop", actor=None, current_bet=0, min_increment=0,
-                 raises=0, aggressor=None, result=None):
-        object.__setattr__(self, "__dict__", {
-            "options": options, "button": button, "players": players, "stub": stub,
-            "small_blind_index": small_blind_index, "big_blind_index": big_blind_index,
-            "board": board, "street": street, "actor": actor, "current_bet": current_bet,
-            "min_increment": min_increment, "raises": raises, "aggressor": aggressor,
-            "result": result})
+    def __init__(
+        self,
+        options,
+        button,
+        players,
+        stub,
+        small_blind_index,
+        big_blind_index,
+        board=(),
+        street="preflop",
+        actor=None,
+        current_bet=0,
+        min_increment=0,
+        raises=0,
+        aggressor=None,
+        result=None,
+    ):
+        object.__setattr__(
+            self,
+            "__dict__",
+            {
+                "options": options,
+                "button": button,
+                "players": players,
+                "stub": stub,
+                "small_blind_index": small_blind_index,
+                "big_blind_index": big_blind_index,
+                "board": board,
+                "street": street,
+                "actor": actor,
+                "current_bet": current_bet,
+                "min_increment": min_increment,
+                "raises": raises,
+                "aggressor": aggressor,
+                "result": result,
+            },
+        )
 
     @property
     def is_over(self) -> bool:

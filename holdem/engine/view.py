@@ -2,6 +2,7 @@
 
 Hole cards of others are absent, not hidden; the deck, burn cards and undealt cards never appear.
 """
+
 from dataclasses import asdict
 
 from holdem.engine.betting import legal_actions
@@ -17,9 +18,13 @@ def view(state: HandState, seat: int | None = None) -> dict:
     seats = []
     for player in state.players:
         entry = {
-            "seat": player.seat, "stack": player.stack, "bet": player.bet,
-            "committed": player.committed, "folded": player.folded,
-            "all_in": player.all_in, "protected": player.protected,
+            "seat": player.seat,
+            "stack": player.stack,
+            "bet": player.bet,
+            "committed": player.committed,
+            "folded": player.folded,
+            "all_in": player.all_in,
+            "protected": player.protected,
             "has_cards": not player.folded,
         }
         # RULES.md 6 [002]: a player sees their own hole cards and never anyone else's before
@@ -30,11 +35,18 @@ def view(state: HandState, seat: int | None = None) -> dict:
             entry["hole"] = list(shown[player.seat])
         seats.append(entry)
     answer = {
-        "street": state.street, "board": list(state.board), "button": state.button,
-        "small_blind_seat": state.small_blind_seat, "big_blind_seat": state.big_blind_seat,
-        "structure": options.structure, "small_blind": options.small_blind,
-        "big_blind": options.big_blind, "current_bet": state.current_bet,
-        "pot_total": state.pot_total, "pots": _pots(state), "seats": seats,
+        "street": state.street,
+        "board": list(state.board),
+        "button": state.button,
+        "small_blind_seat": state.small_blind_seat,
+        "big_blind_seat": state.big_blind_seat,
+        "structure": options.structure,
+        "small_blind": options.small_blind,
+        "big_blind": options.big_blind,
+        "current_bet": state.current_bet,
+        "pot_total": state.pot_total,
+        "pots": _pots(state),
+        "seats": seats,
         "to_act": state.to_act,
     }
     legal = legal_actions(state)
@@ -48,10 +60,11 @@ def view(state: HandState, seat: int | None = None) -> dict:
 def _pots(state: HandState) -> list[dict]:
     """The pots in the middle; chips bet in the current round are shown in front of the seats."""
     if state.result is not None:
-        return [{"amount": pot.amount, "eligible": list(pot.eligible)}
-                for pot in state.result.pots]
-    return [{"amount": pot.amount, "eligible": list(pot.eligible)}
-            for pot in hand_pots(state.players, gathered_only=True)]
+        return [{"amount": pot.amount, "eligible": list(pot.eligible)} for pot in state.result.pots]
+    return [
+        {"amount": pot.amount, "eligible": list(pot.eligible)}
+        for pot in hand_pots(state.players, gathered_only=True)
+    ]
 
 
 def _by_seat(mapping) -> dict:
@@ -61,16 +74,25 @@ def _by_seat(mapping) -> dict:
 def result_view(result: HandResult) -> dict:
     """A finished hand's result as JSON primitives (seat keys as strings)."""
     return {
-        "pots": [{"amount": pot.amount, "rake": pot.rake, "eligible": list(pot.eligible),
-                  "winners": list(pot.winners), "shares": _by_seat(pot.shares)}
-                 for pot in result.pots],
+        "pots": [
+            {
+                "amount": pot.amount,
+                "rake": pot.rake,
+                "eligible": list(pot.eligible),
+                "winners": list(pot.winners),
+                "shares": _by_seat(pot.shares),
+            }
+            for pot in result.pots
+        ],
         "rake": result.rake,
         "payouts": _by_seat(result.payouts),
         "net": _by_seat(result.net),
         "final_stacks": _by_seat(result.final_stacks),
         "shown": {str(seat): list(hole) for seat, hole in result.shown.items()},
-        "best": {str(seat): {"category": best["category"], "cards": list(best["cards"])}
-                 for seat, best in result.best.items()},
+        "best": {
+            str(seat): {"category": best["category"], "cards": list(best["cards"])}
+            for seat, best in result.best.items()
+        },
         "mucked": list(result.mucked),
         "undecided": list(result.undecided),
         "uncontested": result.uncontested,

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -17,20 +16,47 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='HandRecord',
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                (
+                    'id',
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name='ID'
+                    ),
+                ),
                 ('number', models.PositiveIntegerField(help_text="The table's hand counter.")),
                 ('started_at', models.DateTimeField()),
                 ('ended_at', models.DateTimeField(blank=True, null=True)),
                 ('button_seat', models.PositiveSmallIntegerField()),
                 ('options', models.JSONField(help_text='Hand options as given to the engine.')),
-                ('players', models.JSONField(help_text='[{seat, user_id, username, stack_before, stack_after}]')),
-                ('deck', models.JSONField(help_text='The shuffled deck: server side only, never sent to a client.')),
+                (
+                    'players',
+                    models.JSONField(
+                        help_text='[{seat, user_id, username, stack_before, stack_after}]'
+                    ),
+                ),
+                (
+                    'deck',
+                    models.JSONField(
+                        help_text='The shuffled deck: server side only, never sent to a client.'
+                    ),
+                ),
                 ('board', models.JSONField(default=list)),
                 ('pots', models.JSONField(default=list)),
                 ('shown', models.JSONField(default=dict, help_text='seat -> hole cards revealed')),
                 ('rake', models.PositiveBigIntegerField(default=0)),
-                ('result', models.JSONField(default=dict, help_text="The engine's result: pots, winners, net, shown, best hands.")),
-                ('final_state', models.TextField(blank=True, help_text='Engine JSON at the end (for showing an uncontested hand).')),
+                (
+                    'result',
+                    models.JSONField(
+                        default=dict,
+                        help_text="The engine's result: pots, winners, net, shown, best hands.",
+                    ),
+                ),
+                (
+                    'final_state',
+                    models.TextField(
+                        blank=True,
+                        help_text='Engine JSON at the end (for showing an uncontested hand).',
+                    ),
+                ),
             ],
             options={
                 'ordering': ['-id'],
@@ -39,41 +65,155 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='Table',
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                (
+                    'id',
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name='ID'
+                    ),
+                ),
                 ('name', models.CharField(max_length=80, unique=True)),
                 ('preset', models.CharField(blank=True, max_length=32)),
-                ('status', models.CharField(choices=[('open', 'Open'), ('closing', 'Closing after this hand'), ('closed', 'Closed')], default='open', max_length=10)),
+                (
+                    'status',
+                    models.CharField(
+                        choices=[
+                            ('open', 'Open'),
+                            ('closing', 'Closing after this hand'),
+                            ('closed', 'Closed'),
+                        ],
+                        default='open',
+                        max_length=10,
+                    ),
+                ),
                 ('seats', models.PositiveSmallIntegerField(default=6)),
-                ('structure', models.CharField(choices=[('no_limit', 'No-Limit'), ('pot_limit', 'Pot-Limit'), ('fixed_limit', 'Fixed-Limit')], default='no_limit', max_length=12)),
-                ('blinds', models.CharField(choices=[('fixed', 'Fixed'), ('dynamic', 'Dynamic (percent of the smallest stack)')], default='fixed', max_length=8)),
+                (
+                    'structure',
+                    models.CharField(
+                        choices=[
+                            ('no_limit', 'No-Limit'),
+                            ('pot_limit', 'Pot-Limit'),
+                            ('fixed_limit', 'Fixed-Limit'),
+                        ],
+                        default='no_limit',
+                        max_length=12,
+                    ),
+                ),
+                (
+                    'blinds',
+                    models.CharField(
+                        choices=[
+                            ('fixed', 'Fixed'),
+                            ('dynamic', 'Dynamic (percent of the smallest stack)'),
+                        ],
+                        default='fixed',
+                        max_length=8,
+                    ),
+                ),
                 ('small_blind', models.PositiveIntegerField(default=50)),
                 ('big_blind', models.PositiveIntegerField(default=100)),
                 ('dynamic_blind_percent', models.PositiveSmallIntegerField(default=10)),
-                ('small_bet', models.PositiveIntegerField(default=0, help_text='Fixed limit: the lower stake.')),
-                ('big_bet', models.PositiveIntegerField(default=0, help_text='Fixed limit: the higher stake.')),
-                ('raise_cap', models.PositiveSmallIntegerField(blank=True, help_text='Raises after the opening bet; empty = no cap.', null=True)),
-                ('min_raise', models.CharField(choices=[('full', 'Full raise (TDA)'), ('any', 'Any increment')], default='full', max_length=4)),
+                (
+                    'small_bet',
+                    models.PositiveIntegerField(
+                        default=0, help_text='Fixed limit: the lower stake.'
+                    ),
+                ),
+                (
+                    'big_bet',
+                    models.PositiveIntegerField(
+                        default=0, help_text='Fixed limit: the higher stake.'
+                    ),
+                ),
+                (
+                    'raise_cap',
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text='Raises after the opening bet; empty = no cap.',
+                        null=True,
+                    ),
+                ),
+                (
+                    'min_raise',
+                    models.CharField(
+                        choices=[('full', 'Full raise (TDA)'), ('any', 'Any increment')],
+                        default='full',
+                        max_length=4,
+                    ),
+                ),
                 ('min_buy_in', models.PositiveIntegerField(default=0)),
-                ('max_buy_in', models.PositiveIntegerField(blank=True, help_text='Empty = the whole wallet.', null=True)),
-                ('entry', models.CharField(choices=[('next_hand', 'Dealt in at the next game'), ('wait_or_post', 'Wait for the big blind or post')], default='next_hand', max_length=12)),
-                ('disconnect', models.CharField(choices=[('check_fold', 'Check or fold when the turn runs out'), ('all_in_protection', 'All-in protection')], default='check_fold', max_length=20)),
+                (
+                    'max_buy_in',
+                    models.PositiveIntegerField(
+                        blank=True, help_text='Empty = the whole wallet.', null=True
+                    ),
+                ),
+                (
+                    'entry',
+                    models.CharField(
+                        choices=[
+                            ('next_hand', 'Dealt in at the next game'),
+                            ('wait_or_post', 'Wait for the big blind or post'),
+                        ],
+                        default='next_hand',
+                        max_length=12,
+                    ),
+                ),
+                (
+                    'disconnect',
+                    models.CharField(
+                        choices=[
+                            ('check_fold', 'Check or fold when the turn runs out'),
+                            ('all_in_protection', 'All-in protection'),
+                        ],
+                        default='check_fold',
+                        max_length=20,
+                    ),
+                ),
                 ('turn_seconds', models.PositiveSmallIntegerField(default=60)),
                 ('countdown_seconds', models.PositiveSmallIntegerField(default=30)),
                 ('countdown_full_seconds', models.PositiveSmallIntegerField(default=10)),
                 ('rake_percent', models.DecimalField(decimal_places=2, default=0, max_digits=5)),
                 ('rake_cap', models.PositiveIntegerField(blank=True, null=True)),
-                ('auto_muck', models.BooleanField(default=True, help_text='Players may choose to muck losing hands.')),
+                (
+                    'auto_muck',
+                    models.BooleanField(
+                        default=True, help_text='Players may choose to muck losing hands.'
+                    ),
+                ),
                 ('next_hand_at', models.DateTimeField(blank=True, db_index=True, null=True)),
                 ('turn_deadline', models.DateTimeField(blank=True, db_index=True, null=True)),
                 ('turn_token', models.CharField(blank=True, max_length=32)),
                 ('hand_state', models.TextField(blank=True)),
                 ('button_seat', models.PositiveSmallIntegerField(blank=True, null=True)),
                 ('hands_played', models.PositiveIntegerField(default=0)),
-                ('seq', models.PositiveBigIntegerField(default=0, help_text="Sequence number of the table's events.")),
+                (
+                    'seq',
+                    models.PositiveBigIntegerField(
+                        default=0, help_text="Sequence number of the table's events."
+                    ),
+                ),
                 ('rake_collected', models.PositiveBigIntegerField(default=0)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('hand', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='holdem.handrecord')),
-                ('last_hand', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='holdem.handrecord')),
+                (
+                    'hand',
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name='+',
+                        to='holdem.handrecord',
+                    ),
+                ),
+                (
+                    'last_hand',
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name='+',
+                        to='holdem.handrecord',
+                    ),
+                ),
             ],
             options={
                 'ordering': ['id'],
@@ -82,10 +222,25 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='Seat',
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                (
+                    'id',
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name='ID'
+                    ),
+                ),
                 ('number', models.PositiveSmallIntegerField()),
-                ('stack', models.PositiveBigIntegerField(default=0, help_text='Chips behind, outside the hand in progress.')),
-                ('in_hand', models.BooleanField(default=False, help_text='Dealt into the hand in progress.')),
+                (
+                    'stack',
+                    models.PositiveBigIntegerField(
+                        default=0, help_text='Chips behind, outside the hand in progress.'
+                    ),
+                ),
+                (
+                    'in_hand',
+                    models.BooleanField(
+                        default=False, help_text='Dealt into the hand in progress.'
+                    ),
+                ),
                 ('sitting_out', models.BooleanField(default=False)),
                 ('waiting_for_big_blind', models.BooleanField(default=False)),
                 ('wants_to_post', models.BooleanField(default=False)),
@@ -94,8 +249,22 @@ class Migration(migrations.Migration):
                 ('disconnected', models.BooleanField(default=False)),
                 ('auto_muck', models.BooleanField(default=True)),
                 ('sat_at', models.DateTimeField(auto_now_add=True)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='seat', to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seat_set', to='holdem.table')),
+                (
+                    'user',
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name='seat',
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    'table',
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name='seat_set',
+                        to='holdem.table',
+                    ),
+                ),
             ],
             options={
                 'ordering': ['table_id', 'number'],
@@ -104,74 +273,190 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='ProtectionUse',
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                (
+                    'id',
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name='ID'
+                    ),
+                ),
                 ('used_at', models.DateTimeField(db_index=True)),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='holdem.handrecord')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='holdem.table')),
+                (
+                    'hand',
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name='+',
+                        to='holdem.handrecord',
+                    ),
+                ),
+                (
+                    'user',
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name='+',
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    'table',
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name='+',
+                        to='holdem.table',
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
             name='Presence',
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                (
+                    'id',
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name='ID'
+                    ),
+                ),
                 ('connections', models.PositiveIntegerField(default=0)),
                 ('updated_at', models.DateTimeField(auto_now=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='presence_set', to='holdem.table')),
+                (
+                    'user',
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name='+',
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    'table',
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name='presence_set',
+                        to='holdem.table',
+                    ),
+                ),
             ],
         ),
         migrations.AddField(
             model_name='handrecord',
             name='table',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='hands', to='holdem.table'),
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name='hands', to='holdem.table'
+            ),
         ),
         migrations.CreateModel(
             name='HandParticipant',
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                (
+                    'id',
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name='ID'
+                    ),
+                ),
                 ('seat', models.PositiveSmallIntegerField()),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='hands_played', to=settings.AUTH_USER_MODEL)),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='participants', to='holdem.handrecord')),
+                (
+                    'user',
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name='hands_played',
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    'hand',
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name='participants',
+                        to='holdem.handrecord',
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('hand', 'user'), name='one_participation_per_hand')],
+                'constraints': [
+                    models.UniqueConstraint(
+                        fields=('hand', 'user'), name='one_participation_per_hand'
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
             name='HandAction',
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                (
+                    'id',
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name='ID'
+                    ),
+                ),
                 ('index', models.PositiveIntegerField()),
                 ('seat', models.PositiveSmallIntegerField()),
                 ('action', models.CharField(max_length=16)),
-                ('amount', models.PositiveBigIntegerField(blank=True, help_text='The total for the round, for bet/raise.', null=True)),
+                (
+                    'amount',
+                    models.PositiveBigIntegerField(
+                        blank=True, help_text='The total for the round, for bet/raise.', null=True
+                    ),
+                ),
                 ('street', models.CharField(max_length=10)),
-                ('source', models.CharField(default='player', help_text='player / timeout / disconnect', max_length=12)),
+                (
+                    'source',
+                    models.CharField(
+                        default='player', help_text='player / timeout / disconnect', max_length=12
+                    ),
+                ),
                 ('client_action_id', models.CharField(blank=True, max_length=64)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='actions', to='holdem.handrecord')),
+                (
+                    'user',
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name='+',
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    'hand',
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name='actions',
+                        to='holdem.handrecord',
+                    ),
+                ),
             ],
             options={
                 'ordering': ['hand_id', 'index'],
-                'constraints': [models.UniqueConstraint(fields=('hand', 'index'), name='action_index_per_hand'), models.UniqueConstraint(condition=models.Q(('client_action_id', ''), _negated=True), fields=('hand', 'user', 'client_action_id'), name='client_action_id_once_per_hand')],
+                'constraints': [
+                    models.UniqueConstraint(fields=('hand', 'index'), name='action_index_per_hand'),
+                    models.UniqueConstraint(
+                        condition=models.Q(('client_action_id', ''), _negated=True),
+                        fields=('hand', 'user', 'client_action_id'),
+                        name='client_action_id_once_per_hand',
+                    ),
+                ],
             },
         ),
         migrations.AddConstraint(
             model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('seats__gte', 2), ('seats__lte', 10)), name='table_seats_2_to_10'),
+            constraint=models.CheckConstraint(
+                condition=models.Q(('seats__gte', 2), ('seats__lte', 10)),
+                name='table_seats_2_to_10',
+            ),
         ),
         migrations.AddConstraint(
             model_name='seat',
-            constraint=models.UniqueConstraint(fields=('table', 'number'), name='one_player_per_seat'),
+            constraint=models.UniqueConstraint(
+                fields=('table', 'number'), name='one_player_per_seat'
+            ),
         ),
         migrations.AddConstraint(
             model_name='presence',
-            constraint=models.UniqueConstraint(fields=('table', 'user'), name='one_presence_per_user_table'),
+            constraint=models.UniqueConstraint(
+                fields=('table', 'user'), name='one_presence_per_user_table'
+            ),
         ),
         migrations.AddConstraint(
             model_name='handrecord',
-            constraint=models.UniqueConstraint(fields=('table', 'number'), name='hand_number_per_table'),
+            constraint=models.UniqueConstraint(
+                fields=('table', 'number'), name='hand_number_per_table'
+            ),
         ),
     ]

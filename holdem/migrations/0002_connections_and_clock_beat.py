@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ('holdem', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
@@ -16,7 +15,12 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='ClockBeat',
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                (
+                    'id',
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name='ID'
+                    ),
+                ),
                 ('name', models.CharField(max_length=32, unique=True)),
                 ('ran_at', models.DateTimeField()),
             ],
@@ -24,7 +28,12 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='WebProcess',
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                (
+                    'id',
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name='ID'
+                    ),
+                ),
                 ('key', models.CharField(max_length=40, unique=True)),
                 ('started_at', models.DateTimeField()),
                 ('seen_at', models.DateTimeField(db_index=True)),
@@ -33,12 +42,40 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='Connection',
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                (
+                    'id',
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name='ID'
+                    ),
+                ),
                 ('channel_name', models.CharField(max_length=160, unique=True)),
                 ('opened_at', models.DateTimeField(db_index=True)),
-                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='connection_set', to='holdem.table')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('process', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='connections', to='holdem.webprocess')),
+                (
+                    'table',
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name='connection_set',
+                        to='holdem.table',
+                    ),
+                ),
+                (
+                    'user',
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name='+',
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    'process',
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name='connections',
+                        to='holdem.webprocess',
+                    ),
+                ),
             ],
         ),
         migrations.DeleteModel(

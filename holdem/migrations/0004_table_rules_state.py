@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ('holdem', '0003_append_only_triggers'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
@@ -21,7 +20,9 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='seat',
             name='sat_out_idle',
-            field=models.BooleanField(default=False, help_text='Sat out by the table after two timeouts.'),
+            field=models.BooleanField(
+                default=False, help_text='Sat out by the table after two timeouts.'
+            ),
         ),
         migrations.AddField(
             model_name='seat',
@@ -31,7 +32,10 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='table',
             name='disconnect_grace_seconds',
-            field=models.PositiveSmallIntegerField(default=20, help_text='How long a dropped connection may take to come back before it counts as a disconnection.'),
+            field=models.PositiveSmallIntegerField(
+                default=20,
+                help_text='How long a dropped connection may take to come back before it counts as a disconnection.',
+            ),
         ),
         migrations.AddField(
             model_name='table',
@@ -46,21 +50,47 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='table',
             name='auto_muck',
-            field=models.BooleanField(default=True, help_text="The default of each player's 'muck losing hands' box (a player's own choice wins)."),
+            field=models.BooleanField(
+                default=True,
+                help_text="The default of each player's 'muck losing hands' box (a player's own choice wins).",
+            ),
         ),
         migrations.CreateModel(
             name='Departure',
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                (
+                    'id',
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name='ID'
+                    ),
+                ),
                 ('left_at', models.DateTimeField()),
                 ('stack', models.PositiveBigIntegerField()),
                 ('missed_small_blind', models.BooleanField(default=False)),
                 ('missed_big_blind', models.BooleanField(default=False)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='holdem.table')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    'table',
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name='+',
+                        to='holdem.table',
+                    ),
+                ),
+                (
+                    'user',
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name='+',
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('user', 'table'), name='one_departure_per_user_table')],
+                'constraints': [
+                    models.UniqueConstraint(
+                        fields=('user', 'table'), name='one_departure_per_user_table'
+                    )
+                ],
             },
         ),
     ]

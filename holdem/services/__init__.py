@@ -1,4 +1,5 @@
 """Every state change at a table (STYLE.md 2): one transaction each, table row locked first."""
+
 from holdem.services.clock import deadlines_fire_due
 from holdem.services.hands import table_act, table_muck, table_show
 from holdem.services.presence import connection_close, connection_open, connections_expire
@@ -14,10 +15,10 @@ from holdem.services.seats import (
 )
 
 __all__ = [
-    "deadlines_fire_due",
     "connection_close",
     "connection_open",
     "connections_expire",
+    "deadlines_fire_due",
     "room_close",
     "room_create",
     "room_reopen",

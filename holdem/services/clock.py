@@ -5,7 +5,9 @@ no-op. Celery beat calls it every second; the embedded clock calls it in-process
 Each run is recorded (`ClockBeat`): /healthz reports it, and a gap since the last run means the
 site was down, so turns that ran out meanwhile get a fresh clock instead of a timeout.
 """
+
 import logging
+
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -27,8 +29,14 @@ def deadlines_fire_due(now=None) -> dict[str, int]:
     that ran out while the site was down, muck the hands whose time to show ran out, drop the
     sockets of dead web processes and disconnect players whose grace period ran out."""
     now = now or timezone.now()
-    fired = {"hands_started": 0, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0, "mucked": 0,
-             "disconnected": 0}
+    fired = {
+        "hands_started": 0,
+        "timeouts": 0,
+        "turns_renewed": 0,
+        "connections_dropped": 0,
+        "mucked": 0,
+        "disconnected": 0,
+    }
     last_run = clock_beat(now)
     if last_run is not None and (now - last_run).total_seconds() > DOWNTIME_SECONDS:
         fired["turns_renewed"] = turns_renew_after_downtime(since=last_run, now=now)
@@ -43,7 +51,11 @@ def deadlines_fire_due(now=None) -> dict[str, int]:
                     fired["mucked"] += hand_muck_undecided(table, now)
                 if table.turn_deadline is not None and table.turn_deadline <= now and table.in_hand:
                     fired["timeouts"] += hand_timeout(table, now)
-                elif table.next_hand_at is not None and table.next_hand_at <= now and not table.in_hand:
+                elif (
+                    table.next_hand_at is not None
+                    and table.next_hand_at <= now
+                    and not table.in_hand
+                ):
                     fired["hands_started"] += hand_start(table, now)
         except Exception:  # one broken table must not stop the clock for the others
             log.exception("deadline at table %s failed", table_id)
@@ -77,14 +89,23 @@ def turns_renew_after_downtime(*, since, now) -> int:
     """RULES.md 5: a turn is never cut short by downtime. A turn whose deadline passed while the
     clock was silent (after `since`) starts a whole new turn clock now."""
     renewed = 0
-    stranded = Table.objects.filter(turn_deadline__gt=since, turn_deadline__lte=now).values_list("pk", flat=True)
+    stranded = Table.objects.filter(turn_deadline__gt=since, turn_deadline__lte=now).values_list(
+        "pk", flat=True
+    )
     for table_id in list(stranded):
         with transaction.atomic():
             table = table_lock(table_id)
-            if table.in_hand and table.turn_deadline is not None and since < table.turn_deadline <= now:
+            if (
+                table.in_hand
+                and table.turn_deadline is not None
+                and since < table.turn_deadline <= now
+            ):
                 turn_renew(table, now)
                 renewed += 1
     if renewed:
-        log.warning("the clock was silent for %.0f s: %s turns got a fresh clock", (now - since).total_seconds(), renewed)
+        log.warning(
+            "the clock was silent for %.0f s: %s turns got a fresh clock",
+            (now - since).total_seconds(),
+            renewed,
+        )
     return renewed
-

@@ -3,6 +3,7 @@
 Each entry point runs inside one transaction holding the table lock; the engine decides every
 rule, these functions only store its states and move chips between seats and wallets.
 """
+
 import secrets
 import uuid
 from dataclasses import asdict
@@ -16,7 +17,15 @@ from holdem.engine.cards import new_deck, shuffle
 from holdem.engine.view import result_view
 from holdem.errors import TableError
 from holdem.locks import seats_lock, table_lock
-from holdem.models import Disconnect, Entry, HandAction, HandParticipant, HandRecord, ProtectionUse, TableStatus
+from holdem.models import (
+    Disconnect,
+    Entry,
+    HandAction,
+    HandParticipant,
+    HandRecord,
+    ProtectionUse,
+    TableStatus,
+)
 from holdem.positions import blind_seats, next_button
 from holdem.services.notify import notify_table
 from holdem.services.options import hand_options
@@ -76,7 +85,7 @@ def hand_start(table, now) -> bool:
     button = next_button(table.button_seat, dealt, secrets.SystemRandom())
     # RULES.md 2: a player waiting for the big blind is dealt in when it reaches their seat.
     for seat in waiting:
-        trial = sorted(dealt + [seat.number])
+        trial = sorted([*dealt, seat.number])
         if blind_seats(trial, button)[1] == seat.number:
             dealt = trial
             break
@@ -87,7 +96,12 @@ def hand_start(table, now) -> bool:
         _mark_missed_blinds(seats, dealt, button)
 
     seat_ins = [
-        engine.SeatIn(seat=s.number, stack=s.stack, post=_post_for(s, small_seat, big_seat), auto_muck=muck_choice(s, table))
+        engine.SeatIn(
+            seat=s.number,
+            stack=s.stack,
+            post=_post_for(s, small_seat, big_seat),
+            auto_muck=muck_choice(s, table),
+        )
         for s in players
     ]
     options = hand_options(table, [s.stack for s in players])
@@ -102,19 +116,36 @@ def hand_start(table, now) -> bool:
         button_seat=button,
         options=asdict(options),  # HandOptions holds JSON primitives only
         players=[
-            {"seat": s.number, "user_id": s.user_id, "username": s.user.username, "stack_before": s.stack,
-             "post": si.post, "auto_muck": si.auto_muck}
+            {
+                "seat": s.number,
+                "user_id": s.user_id,
+                "username": s.user.username,
+                "stack_before": s.stack,
+                "post": si.post,
+                "auto_muck": si.auto_muck,
+            }
             for s, si in zip(players, seat_ins)
         ],
         deck=list(deck),
     )
-    HandParticipant.objects.bulk_create(HandParticipant(hand=record, user_id=s.user_id, seat=s.number) for s in players)
+    HandParticipant.objects.bulk_create(
+        HandParticipant(hand=record, user_id=s.user_id, seat=s.number) for s in players
+    )
     for s in players:
         s.stack = 0  # the chips are in the hand now; the engine state holds them
         s.in_hand = True
         s.waiting_for_big_blind = s.wants_to_post = False
         s.missed_small_blind = s.missed_big_blind = False
-        s.save(update_fields=["stack", "in_hand", "waiting_for_big_blind", "wants_to_post", "missed_small_blind", "missed_big_blind"])
+        s.save(
+            update_fields=[
+                "stack",
+                "in_hand",
+                "waiting_for_big_blind",
+                "wants_to_post",
+                "missed_small_blind",
+                "missed_big_blind",
+            ]
+        )
     table.button_seat = button
     table.hand = record
     table.save(update_fields=["next_hand_at", "hands_played", "button_seat", "hand"])
@@ -122,19 +153,25 @@ def hand_start(table, now) -> bool:
     return True
 
 
-def table_act(*, table_id: int, user, action, amount=None, action_id: str = "", turn_token: str | None = None) -> dict:
+def table_act(
+    *, table_id: int, user, action, amount=None, action_id: str = "", turn_token: str | None = None
+) -> dict:
     """A player's action. A repeated action_id is answered with the first result, not applied twice.
     With `turn_token` (the turn the client saw), an action meant for a turn that is over is
     refused instead of landing on the player's next turn."""
     if action not in ACTIONS:
-        raise TableError("unknown_action", f"unknown action {action!r}; use one of {', '.join(ACTIONS)}")
+        raise TableError(
+            "unknown_action", f"unknown action {action!r}; use one of {', '.join(ACTIONS)}"
+        )
     if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
         raise TableError("bad_amount", "the amount must be a whole number of chips")
     action_id = str(action_id or "")[:64]
     with transaction.atomic():
         table = table_lock(table_id)
         if action_id:
-            first = HandAction.objects.filter(hand__table=table, user=user, client_action_id=action_id).first()
+            first = HandAction.objects.filter(
+                hand__table=table, user=user, client_action_id=action_id
+            ).first()
             if first is not None:
                 # An all-in is logged with its total; the client sent it without an amount.
                 same_amount = first.amount == amount or (action == "all_in" and amount is None)
@@ -145,7 +182,13 @@ def table_act(*, table_id: int, user, action, amount=None, action_id: str = "", 
                         + (f" {first.amount:,}" if first.amount is not None else "")
                         + "; a new action needs a new id",
                     )
-                return {"action_id": action_id, "applied": True, "repeated": True, "action": first.action, "amount": first.amount}
+                return {
+                    "action_id": action_id,
+                    "applied": True,
+                    "repeated": True,
+                    "action": first.action,
+                    "amount": first.amount,
+                }
         if not table.in_hand:
             raise TableError("no_hand", "no hand is being played at this table")
         seat = table.seat_set.filter(user=user).first()
@@ -154,7 +197,11 @@ def table_act(*, table_id: int, user, action, amount=None, action_id: str = "", 
         if turn_token is not None and turn_token != table.turn_token:
             raise TableError("stale_turn", "that turn is over; the table has moved on")
         state = engine.state_from_json(table.hand_state)
-        if state.to_act == seat.number and table.turn_deadline is not None and timezone.now() > table.turn_deadline:
+        if (
+            state.to_act == seat.number
+            and table.turn_deadline is not None
+            and timezone.now() > table.turn_deadline
+        ):
             # RULES.md 5: the clock ran out; the sweeper applies the timeout within a second.
             raise TableError("turn_expired", "your time for this turn ran out")
         street = state.street
@@ -164,13 +211,21 @@ def table_act(*, table_id: int, user, action, amount=None, action_id: str = "", 
             raise TableError(refused.code, refused.message) from refused
         if action == "all_in":
             # The log shows what the all-in came to (the round total), as the table did.
-            amount = next((e.to for e in events if e.kind == "action" and e.seat == seat.number), amount)
+            amount = next(
+                (e.to for e in events if e.kind == "action" and e.seat == seat.number), amount
+            )
         _log(table, seat.number, user, action, amount, street, "player", action_id)
         if seat.timeouts_in_row:
             seat.timeouts_in_row = 0
             seat.save(update_fields=["timeouts_in_row"])
         _advance(table, new_state, events, timezone.now())
-    return {"action_id": action_id, "applied": True, "repeated": False, "action": action, "amount": amount}
+    return {
+        "action_id": action_id,
+        "applied": True,
+        "repeated": False,
+        "action": action,
+        "amount": amount,
+    }
 
 
 def hand_timeout(table, now) -> bool:
@@ -213,7 +268,12 @@ def turn_renew(table, now) -> None:
     """A fresh turn clock for the player to act, same turn (token kept); caller holds the lock."""
     table.turn_deadline = now + timedelta(seconds=table.turn_seconds)
     table.save(update_fields=["turn_deadline"])
-    notify_table(table, "turn_renewed", {"reason": "downtime"}, state=engine.state_from_json(table.hand_state))
+    notify_table(
+        table,
+        "turn_renewed",
+        {"reason": "downtime"},
+        state=engine.state_from_json(table.hand_state),
+    )
 
 
 def hand_protect_disconnected(table, seat, now) -> None:
@@ -234,7 +294,16 @@ def hand_protect_disconnected(table, seat, now) -> None:
         return  # protected earlier in this hand
     if protect:
         ProtectionUse.objects.create(user=seat.user, table=table, hand=table.hand, used_at=now)
-    _log(table, seat.number, seat.user, "protected" if protect else "fold", None, street, "disconnect", "")
+    _log(
+        table,
+        seat.number,
+        seat.user,
+        "protected" if protect else "fold",
+        None,
+        street,
+        "disconnect",
+        "",
+    )
     _advance(table, new_state, events, now)
 
 
@@ -281,7 +350,9 @@ def hand_muck_undecided(table, now) -> bool:
         return False
     new_state, events = engine.muck_hand(state)
     _record_choices(table, record, new_state)
-    notify_table(table, "hand_mucked", {"seats": list(state.result.undecided)}, engine_events=events)
+    notify_table(
+        table, "hand_mucked", {"seats": list(state.result.undecided)}, engine_events=events
+    )
     return True
 
 
@@ -301,7 +372,9 @@ def _advance(table, state, events, now) -> None:
         _finish(table, state, events, now)
         return
     table.hand_state = engine.state_to_json(state)
-    table.turn_deadline = now + timedelta(seconds=table.turn_seconds) if state.to_act is not None else None
+    table.turn_deadline = (
+        now + timedelta(seconds=table.turn_seconds) if state.to_act is not None else None
+    )
     table.turn_token = uuid.uuid4().hex
     table.save(update_fields=["hand_state", "turn_deadline", "turn_token"])
     notify_table(table, "hand", {}, engine_events=events, state=state)
@@ -322,8 +395,13 @@ def _finish(table, state, events, now) -> None:
     record.ended_at = now
     record.board = list(state.board)
     record.pots = [
-        {"amount": p.amount, "eligible": list(p.eligible), "winners": list(p.winners),
-         "shares": {str(k): v for k, v in p.shares.items()}, "rake": p.rake}
+        {
+            "amount": p.amount,
+            "eligible": list(p.eligible),
+            "winners": list(p.winners),
+            "shares": {str(k): v for k, v in p.shares.items()},
+            "rake": p.rake,
+        }
         for p in result.pots
     ]
     record.shown = {str(k): list(v) for k, v in result.shown.items()}
@@ -341,19 +419,40 @@ def _finish(table, state, events, now) -> None:
     table.turn_deadline = None
     table.turn_token = ""
     # RULES.md 4: players offered Show or Muck have a few seconds to choose.
-    table.show_or_muck_deadline = now + timedelta(seconds=SHOW_OR_MUCK_SECONDS) if result.undecided else None
-    table.save(update_fields=["rake_collected", "hand_state", "hand", "last_hand", "turn_deadline", "turn_token",
-                              "show_or_muck_deadline"])
+    table.show_or_muck_deadline = (
+        now + timedelta(seconds=SHOW_OR_MUCK_SECONDS) if result.undecided else None
+    )
+    table.save(
+        update_fields=[
+            "rake_collected",
+            "hand_state",
+            "hand",
+            "last_hand",
+            "turn_deadline",
+            "turn_token",
+            "show_or_muck_deadline",
+        ]
+    )
     notify_table(table, "hand_ended", {"hand_id": record.pk}, engine_events=events, state=state)
 
     for seat in list(seats.values()):
         if seat.stack == 0 and seat.number in result.final_stacks:
             seat_release(table, seat, reason="Busted")
-            notify_table(table, "left", {"seat": seat.number, "username": seat.user.username, "returned": 0}, also_tell=[seat.user])
+            notify_table(
+                table,
+                "left",
+                {"seat": seat.number, "username": seat.user.username, "returned": 0},
+                also_tell=[seat.user],
+            )
         elif seat.disconnected and table.disconnect == Disconnect.CHECK_FOLD:
             # RULES.md 5: still disconnected when the game ends: removed, chips back to the wallet.
             returned = seat_release(table, seat, reason=f"Disconnected: cash-out from {table.name}")
-            notify_table(table, "left", {"seat": seat.number, "username": seat.user.username, "returned": returned}, also_tell=[seat.user])
+            notify_table(
+                table,
+                "left",
+                {"seat": seat.number, "username": seat.user.username, "returned": returned},
+                also_tell=[seat.user],
+            )
         elif seat.disconnected:
             seat.sitting_out = True
             seat.save(update_fields=["sitting_out"])
@@ -367,7 +466,9 @@ def _finish(table, state, events, now) -> None:
         return
     if len([s for s in remaining if not s.sitting_out and s.stack > 0]) >= 2:
         countdown_start(table, remaining, now)
-        notify_table(table, "countdown", {"seconds": int((table.next_hand_at - now).total_seconds())})
+        notify_table(
+            table, "countdown", {"seconds": int((table.next_hand_at - now).total_seconds())}
+        )
 
 
 def _log(table, seat_number, user, action, amount, street, source, action_id) -> None:
@@ -406,7 +507,7 @@ def _mark_missed_blinds(seats, dealt, button) -> None:
     for seat in seats:
         if not seat.sitting_out or seat.stack == 0 or seat.number in dealt:
             continue
-        small, big = blind_seats(sorted(dealt + [seat.number]), button)
+        small, big = blind_seats(sorted([*dealt, seat.number]), button)
         if seat.number == small and not seat.missed_small_blind:
             seat.missed_small_blind = True
             seat.save(update_fields=["missed_small_blind"])

@@ -1,31 +1,63 @@
 """Tell everyone at a table (and the lobby) what changed: one sequence number per change."""
+
 from holdem.broadcast import LOBBY_GROUP, player_group, send_on_commit, table_group
 
 # Changes that alter what the lobby shows (seats taken, players, game running).
-LOBBY_KINDS = {"seated", "left", "hand_ended", "closed", "opened", "waiting_for_players", "spectators"}
+LOBBY_KINDS = {
+    "seated",
+    "left",
+    "hand_ended",
+    "closed",
+    "opened",
+    "waiting_for_players",
+    "spectators",
+}
 
 
 def notify_table(table, kind: str, detail: dict, engine_events=(), state=None, also_tell=()) -> int:
     """Queue, for after commit, the public event for the table group and each seated player's
     private part for their own group (and for `also_tell`: users who just lost their seat).
     Returns the new sequence number."""
-    from holdem.selectors import private_part, public_table, room_summary
-
     from casino.accounts.models import Wallet
+    from holdem.selectors import private_part, public_table, room_summary
 
     table.seq += 1
     table.save(update_fields=["seq"])
     seats = list(table.seat_set.select_related("user"))
     public = public_table(table, state=state, seat_rows=seats)
-    event = {"kind": kind, **detail, "engine": [e.as_dict() for e in engine_events if e.private_to is None]}
-    messages = [(table_group(table.pk), {"type": "event", "seq": table.seq, "event": event, "table": public})]
-    balances = dict(Wallet.objects.filter(user_id__in=[s.user_id for s in seats]).values_list("user_id", "balance"))
+    event = {
+        "kind": kind,
+        **detail,
+        "engine": [e.as_dict() for e in engine_events if e.private_to is None],
+    }
+    messages = [
+        (
+            table_group(table.pk),
+            {"type": "event", "seq": table.seq, "event": event, "table": public},
+        )
+    ]
+    balances = dict(
+        Wallet.objects.filter(user_id__in=[s.user_id for s in seats]).values_list(
+            "user_id", "balance"
+        )
+    )
     for seat in seats:
-        you = private_part(table, seat.user, state=state, seat=seat, balance=balances.get(seat.user_id, 0), seated_here=True)
-        messages.append((player_group(table.pk, seat.user_id), {"type": "you", "seq": table.seq, "you": you}))
+        you = private_part(
+            table,
+            seat.user,
+            state=state,
+            seat=seat,
+            balance=balances.get(seat.user_id, 0),
+            seated_here=True,
+        )
+        messages.append(
+            (player_group(table.pk, seat.user_id), {"type": "you", "seq": table.seq, "you": you})
+        )
     for user in also_tell:
         you = private_part(table, user, state=state, seat=None, seated_here=True)
-        messages.append((player_group(table.pk, user.pk), {"type": "you", "seq": table.seq, "you": you}))
+        messages.append(
+            (player_group(table.pk, user.pk), {"type": "you", "seq": table.seq, "you": you})
+        )
     if kind in LOBBY_KINDS:
         messages.append((LOBBY_GROUP, {"type": "room", "room": room_summary(table)}))
     send_on_commit(messages)

@@ -1,4 +1,5 @@
 """From a room's stored options to the engine's HandOptions, and the checks a room must pass."""
+
 from decimal import Decimal
 
 from holdem import engine
@@ -54,7 +55,9 @@ def room_problems(table) -> dict[str, str]:
         if not table.small_bet or table.small_bet < 1:
             problems["small_bet"] = "A fixed-limit room needs a lower stake of at least 1 chip."
         elif table.small_bet // 2 < 1:
-            problems["small_bet"] = "The small blind (half the lower stake) would be below 1 chip (RULES.md 7)."
+            problems["small_bet"] = (
+                "The small blind (half the lower stake) would be below 1 chip (RULES.md 7)."
+            )
         if table.small_bet and table.big_bet != 2 * table.small_bet:
             problems["big_bet"] = "The higher stake must be twice the lower stake (RULES.md 1)."
         if table.small_bet and table.small_bet // 2 >= 1:
@@ -64,7 +67,9 @@ def room_problems(table) -> dict[str, str]:
                     f"In fixed limit the small blind is half the lower stake, rounded down: {table.small_bet // 2:,}."
                 )
             if table.big_blind != table.small_bet:
-                problems["big_blind"] = f"In fixed limit the big blind is the lower stake: {table.small_bet:,}."
+                problems["big_blind"] = (
+                    f"In fixed limit the big blind is the lower stake: {table.small_bet:,}."
+                )
             if table.min_buy_in < 10 * table.small_bet:
                 problems["min_buy_in"] = (
                     f"The minimum buy-in is at least 10 lower stakes here: {10 * table.small_bet:,} (RULES.md 1)."
@@ -75,7 +80,9 @@ def room_problems(table) -> dict[str, str]:
         if table.big_blind < table.small_blind:
             problems["big_blind"] = "The big blind must be at least the small blind."
     elif not 1 <= table.dynamic_blind_percent <= 100:
-        problems["dynamic_blind_percent"] = "Dynamic blinds are 1 to 100 percent of the smallest stack."
+        problems["dynamic_blind_percent"] = (
+            "Dynamic blinds are 1 to 100 percent of the smallest stack."
+        )
     if table.max_buy_in is not None and table.max_buy_in < table.min_buy_in:
         problems["max_buy_in"] = "The maximum buy-in must not be below the minimum buy-in."
     if table.raise_cap is not None and table.raise_cap < 1:

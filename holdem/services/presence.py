@@ -6,6 +6,7 @@ that stopped beating. A seated player with no live socket left has lost the conn
 room's grace period (RULES.md 5, `disconnect_grace_seconds`) without coming back they are
 disconnected (`disconnections_due`) and the room's rule applies. docs/decisions.md, "Presence".
 """
+
 import logging
 from datetime import timedelta
 
@@ -38,10 +39,14 @@ def process_beat(*, process_key: str, now=None) -> None:
     now = now or timezone.now()
     updated = WebProcess.objects.filter(key=process_key).update(seen_at=now)
     if not updated:
-        WebProcess.objects.get_or_create(key=process_key, defaults={"started_at": now, "seen_at": now})
+        WebProcess.objects.get_or_create(
+            key=process_key, defaults={"started_at": now, "seen_at": now}
+        )
 
 
-def connection_open(*, process_key: str, channel_name: str, user, table_id: int | None = None, now=None) -> list[str]:
+def connection_open(
+    *, process_key: str, channel_name: str, user, table_id: int | None = None, now=None
+) -> list[str]:
     """A websocket opened. Returns the channel names of the user's oldest sockets beyond
     MAX_SOCKETS_PER_USER, for the caller to close."""
     now = now or timezone.now()
@@ -51,7 +56,9 @@ def connection_open(*, process_key: str, channel_name: str, user, table_id: int 
         if table_id is not None:
             table = table_lock(table_id)
             already_here = live_connections().filter(table=table, user=user).exists()
-        Connection.objects.create(process=process, user=user, table_id=table_id, channel_name=channel_name, opened_at=now)
+        Connection.objects.create(
+            process=process, user=user, table_id=table_id, channel_name=channel_name, opened_at=now
+        )
         if table_id is not None:
             if not already_here:
                 lobby_room_changed(table)
@@ -63,7 +70,12 @@ def connection_open(*, process_key: str, channel_name: str, user, table_id: int 
                 seat.disconnected = False
                 seat.save(update_fields=["disconnected"])
                 notify_table(table, "reconnected", {"seat": seat.number})
-    mine = list(live_connections().filter(user=user).order_by("-opened_at", "-pk").values_list("channel_name", flat=True))
+    mine = list(
+        live_connections()
+        .filter(user=user)
+        .order_by("-opened_at", "-pk")
+        .values_list("channel_name", flat=True)
+    )
     return mine[MAX_SOCKETS_PER_USER:]
 
 
@@ -94,7 +106,9 @@ def connections_expire(now=None) -> int:
     for (table_id, user_id), last_seen in sorted(lost.items()):
         with transaction.atomic():
             table = table_lock(table_id)
-            dropped += Connection.objects.filter(process_id__in=dead, table=table, user_id=user_id).delete()[0]
+            dropped += Connection.objects.filter(
+                process_id__in=dead, table=table, user_id=user_id
+            ).delete()[0]
             # The player was last known connected when their server last beat.
             _left_if_gone(table, user_id, lost_at=last_seen)
     with transaction.atomic():

@@ -1,4 +1,5 @@
 """Rooms: created from a preset (RULES.md 7) or by hand, validated, closed by an admin."""
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -15,7 +16,9 @@ def room_create(*, name: str, preset: str | None = None, **options) -> Table:
     values = {}
     if preset is not None:
         if preset not in PRESETS:
-            raise TableError("unknown_preset", f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+            raise TableError(
+                "unknown_preset", f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}"
+            )
         values.update({k: v for k, v in PRESETS[preset].items() if k != "name"})
     values.update(options)
     table = Table(name=name, preset=preset or "", **values)

@@ -2,6 +2,7 @@
 
 Every function locks the table row first, then seats, then wallets (STYLE.md 8).
 """
+
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -37,7 +38,10 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
         if mine is not None:
             if mine.table_id == table.pk:
                 raise TableError("already_seated", "you already sit at this table")
-            raise TableError("seated_elsewhere", "you already sit at another table; leave it first (one room at a time)")
+            raise TableError(
+                "seated_elsewhere",
+                "you already sit at another table; leave it first (one room at a time)",
+            )
         if any(s.number == seat for s in seats):
             raise TableError("seat_taken", f"seat {seat + 1} is taken")
         balance = _wallet_balance(user)
@@ -47,13 +51,22 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
                 raise TableError("bad_amount", "choose a buy-in")
             buy_in = balance  # RULES.md 1: a room without a maximum plays the whole balance
         if buy_in < limits.minimum:
-            raise TableError("buy_in_too_small", limits.reason or f"the minimum buy-in here is {limits.minimum:,} chips")
+            raise TableError(
+                "buy_in_too_small",
+                limits.reason or f"the minimum buy-in here is {limits.minimum:,} chips",
+            )
         if limits.maximum is not None and buy_in > limits.maximum:
-            raise TableError("buy_in_too_large", f"the maximum buy-in here is {limits.maximum:,} chips")
+            raise TableError(
+                "buy_in_too_large", f"the maximum buy-in here is {limits.maximum:,} chips"
+            )
         if buy_in > balance:
             raise TableError("insufficient_chips", f"you have {balance:,} chips in your wallet")
         debt = limits.departure
-        owes = table.entry == Entry.WAIT_OR_POST and debt is not None and (debt.missed_small_blind or debt.missed_big_blind)
+        owes = (
+            table.entry == Entry.WAIT_OR_POST
+            and debt is not None
+            and (debt.missed_small_blind or debt.missed_big_blind)
+        )
         row = Seat.objects.create(
             table=table,
             number=seat,
@@ -63,19 +76,24 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
             # RULES.md 2: sitting down during a game (a hand, or the countdown between two hands
             # of a running game) waits; wait_or_post rooms wait for the big blind or post. So
             # does a player who left owing blinds here less than 30 minutes ago.
-            waiting_for_big_blind=table.entry == Entry.WAIT_OR_POST and (game_running(table, seats) or owes),
+            waiting_for_big_blind=table.entry == Entry.WAIT_OR_POST
+            and (game_running(table, seats) or owes),
             missed_small_blind=owes and debt.missed_small_blind,
             missed_big_blind=owes and debt.missed_big_blind,
         )
         try:
             wallet_adjust(
-                user=user, amount=-buy_in, kind=LedgerKind.BUY_IN, reason=f"Buy-in at {table.name}", table_id=table.pk
+                user=user,
+                amount=-buy_in,
+                kind=LedgerKind.BUY_IN,
+                reason=f"Buy-in at {table.name}",
+                table_id=table.pk,
             )
         except ChipError as error:
             raise TableError(error.code, error.message) from error
         row.stack = buy_in
         row.save(update_fields=["stack"])
-        _start_countdown_if_ready(table, seats + [row])
+        _start_countdown_if_ready(table, [*seats, row])
         notify_table(table, "seated", {"seat": seat, "username": user.username, "stack": buy_in})
     return row
 
@@ -89,9 +107,16 @@ def table_leave(*, table_id: int, user) -> int:
         if seat is None:
             raise TableError("not_seated", "you do not sit at this table")
         if seat.in_hand:
-            raise TableError("in_hand", "you are dealt in; you can leave when this game ends (or fold and wait)")
+            raise TableError(
+                "in_hand", "you are dealt in; you can leave when this game ends (or fold and wait)"
+            )
         returned = seat_release(table, seat, reason=f"Cash-out from {table.name}")
-        notify_table(table, "left", {"seat": seat.number, "username": user.username, "returned": returned}, also_tell=[user])
+        notify_table(
+            table,
+            "left",
+            {"seat": seat.number, "username": user.username, "returned": returned},
+            also_tell=[user],
+        )
     return returned
 
 
@@ -110,7 +135,13 @@ def seat_release(table, seat: Seat, *, reason: str) -> int:
         },
     )
     if returned > 0:
-        wallet_adjust(user=seat.user, amount=returned, kind=LedgerKind.CASH_OUT, reason=reason, table_id=table.pk)
+        wallet_adjust(
+            user=seat.user,
+            amount=returned,
+            kind=LedgerKind.CASH_OUT,
+            reason=reason,
+            table_id=table.pk,
+        )
     seat.delete()
     return returned
 
@@ -141,8 +172,17 @@ def table_sit_in(*, table_id: int, user) -> Seat:
         seat.sat_out_idle = False
         seat.timeouts_in_row = 0
         if table.entry == Entry.WAIT_OR_POST and (seat.missed_small_blind or seat.missed_big_blind):
-            seat.waiting_for_big_blind = True  # RULES.md 2: post the missed blinds, or wait for the big blind
-        seat.save(update_fields=["sitting_out", "sat_out_idle", "timeouts_in_row", "waiting_for_big_blind"])
+            seat.waiting_for_big_blind = (
+                True  # RULES.md 2: post the missed blinds, or wait for the big blind
+            )
+        seat.save(
+            update_fields=[
+                "sitting_out",
+                "sat_out_idle",
+                "timeouts_in_row",
+                "waiting_for_big_blind",
+            ]
+        )
         # The locked list holds its own copy of this seat: count the player back in.
         _start_countdown_if_ready(table, [seat if s.pk == seat.pk else s for s in seats])
         notify_table(table, "sitting_in", {"seat": seat.number})
@@ -194,7 +234,9 @@ def buy_in_limits(table, user, now=None) -> BuyInLimits:
     less than 30 minutes ago comes back with at least that many (no hit-and-run "ratholing")."""
     now = now or timezone.now()
     minimum, maximum = max(table.min_buy_in, 1), table.max_buy_in
-    departure = Departure.objects.filter(user=user, table=table, left_at__gte=now - DEPARTURE_MEMORY).first()
+    departure = Departure.objects.filter(
+        user=user, table=table, left_at__gte=now - DEPARTURE_MEMORY
+    ).first()
     reason = None
     if departure is not None and departure.stack > minimum:
         minimum = departure.stack
@@ -263,7 +305,15 @@ def table_switch(*, user, to_table_id: int) -> int:
         if seat is None:
             return to_table_id
         if seat.in_hand:
-            raise TableError("in_hand", f"you are dealt in at {table.name}; you can switch rooms when that game ends")
+            raise TableError(
+                "in_hand",
+                f"you are dealt in at {table.name}; you can switch rooms when that game ends",
+            )
         returned = seat_release(table, seat, reason=f"Switched rooms: cash-out from {table.name}")
-        notify_table(table, "left", {"seat": seat.number, "username": user.username, "returned": returned}, also_tell=[user])
+        notify_table(
+            table,
+            "left",
+            {"seat": seat.number, "username": user.username, "returned": returned},
+            also_tell=[user],
+        )
     return to_table_id

@@ -1,4 +1,5 @@
 """Sign up, sign in, sign out and the profile page, through the test client."""
+
 import pytest
 from django.urls import reverse
 
@@ -11,7 +12,12 @@ def test_sign_up_creates_the_player_with_the_starting_grant(client, settings):
     settings.CASINO_STARTING_CHIPS = 10_000
     response = client.post(
         reverse("signup"),
-        {"username": "newbie", "email": "n@example.com", "password1": "river-card-42x", "password2": "river-card-42x"},
+        {
+            "username": "newbie",
+            "email": "n@example.com",
+            "password1": "river-card-42x",
+            "password2": "river-card-42x",
+        },
     )
     assert response.status_code == 302
     user = User.objects.get(username="newbie")
@@ -24,10 +30,13 @@ def test_sign_up_creates_the_player_with_the_starting_grant(client, settings):
 
 def test_sign_up_with_mismatched_passwords_shows_an_error_and_creates_nothing(client):
     response = client.post(
-        reverse("signup"), {"username": "newbie", "password1": "river-card-42x", "password2": "other-card-42x"}
+        reverse("signup"),
+        {"username": "newbie", "password1": "river-card-42x", "password2": "other-card-42x"},
     )
     assert response.status_code == 200
-    assert "didn’t match" in response.content.decode() or "didn't match" in response.content.decode()
+    assert (
+        "didn’t match" in response.content.decode() or "didn't match" in response.content.decode()
+    )
     assert not User.objects.filter(username="newbie").exists()
     assert LedgerEntry.objects.count() == 0
 
@@ -53,7 +62,9 @@ def test_profile_shows_balance_and_paginated_ledger(client, make_player):
 
     player = make_player("dave")
     for i in range(25):
-        wallet_adjust(user=player, amount=i + 1, kind=LedgerKind.ADMIN_ADJUSTMENT, reason=f"bonus {i}")
+        wallet_adjust(
+            user=player, amount=i + 1, kind=LedgerKind.ADMIN_ADJUSTMENT, reason=f"bonus {i}"
+        )
     client.force_login(player)
     page1 = client.get(reverse("profile")).content.decode()
     assert "10325" in page1  # 10,000 + 1+2+...+25

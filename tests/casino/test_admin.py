@@ -1,4 +1,5 @@
 """Admin chip management: only with the permission, with a reason, never below zero."""
+
 import pytest
 from django.contrib.auth.models import Permission
 from django.urls import reverse
@@ -30,13 +31,20 @@ def adjust_url(user):
     return reverse("admin:accounts_wallet_adjust", args=[user.wallet.pk])
 
 
-def test_permitted_admin_adjusts_and_the_entry_records_actor_and_reason(client, player, staff, admin_sign_in):
+def test_permitted_admin_adjusts_and_the_entry_records_actor_and_reason(
+    client, player, staff, admin_sign_in
+):
     boss = staff(True)
     admin_sign_in(boss)
     response = client.post(adjust_url(player), {"amount": "-1500", "reason": "chargeback"})
     assert response.status_code == 302
     entry = LedgerEntry.objects.filter(user=player).first()
-    assert (entry.amount, entry.kind, entry.actor, entry.reason) == (-1500, LedgerKind.ADMIN_ADJUSTMENT, boss, "chargeback")
+    assert (entry.amount, entry.kind, entry.actor, entry.reason) == (
+        -1500,
+        LedgerKind.ADMIN_ADJUSTMENT,
+        boss,
+        "chargeback",
+    )
     player.wallet.refresh_from_db()
     assert player.wallet.balance == 8_500
 
@@ -80,12 +88,21 @@ def test_wallet_balance_is_read_only_and_ledger_cannot_be_edited_in_admin(
     admin.is_staff = admin.is_superuser = True
     admin.save()
     admin_sign_in(admin)
-    change = client.get(reverse("admin:accounts_wallet_change", args=[player.wallet.pk])).content.decode()
+    change = client.get(
+        reverse("admin:accounts_wallet_change", args=[player.wallet.pk])
+    ).content.decode()
     assert 'name="balance"' not in change
     entry = LedgerEntry.objects.filter(user=player).first()
     assert client.get(reverse("admin:accounts_ledgerentry_add")).status_code == 403
-    assert client.post(reverse("admin:accounts_ledgerentry_delete", args=[entry.pk]), {"post": "yes"}).status_code == 403
-    view = client.get(reverse("admin:accounts_ledgerentry_change", args=[entry.pk])).content.decode()
+    assert (
+        client.post(
+            reverse("admin:accounts_ledgerentry_delete", args=[entry.pk]), {"post": "yes"}
+        ).status_code
+        == 403
+    )
+    view = client.get(
+        reverse("admin:accounts_ledgerentry_change", args=[entry.pk])
+    ).content.decode()
     assert 'name="amount"' not in view
     search = client.get(reverse("admin:accounts_wallet_changelist") + "?q=alice").content.decode()
     assert "alice" in search and "Adjust chips" in search
@@ -98,7 +115,12 @@ def test_users_created_in_the_admin_get_a_wallet_with_the_grant(client, make_pla
     admin_sign_in(admin)
     response = client.post(
         reverse("admin:accounts_user_add"),
-        {"username": "walkin", "password1": "table-stakes-77", "password2": "table-stakes-77", "usable_password": "true"},
+        {
+            "username": "walkin",
+            "password1": "table-stakes-77",
+            "password2": "table-stakes-77",
+            "usable_password": "true",
+        },
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert User.objects.get(username="walkin").wallet.balance == 10_000

@@ -1,5 +1,6 @@
 """The ledger is append-only in PostgreSQL itself: raw SQL cannot change or delete an entry, the
 trigger comes and goes with its migration, and TRUNCATE (the test flush) still empties the table."""
+
 import importlib
 from types import SimpleNamespace
 
@@ -24,7 +25,10 @@ def refused(sql, params):
 
 def triggers_on(table: str) -> set[str]:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT tgname FROM pg_trigger WHERE tgrelid = %s::regclass AND NOT tgisinternal", [table])
+        cursor.execute(
+            "SELECT tgname FROM pg_trigger WHERE tgrelid = %s::regclass AND NOT tgisinternal",
+            [table],
+        )
         return {name for (name,) in cursor.fetchall()}
 
 
@@ -38,7 +42,11 @@ def test_the_database_refuses_to_change_or_delete_a_ledger_entry(postgres, make_
     assert "ledger entries are append-only: UPDATE" in str(update)
     assert "ledger entries are append-only: DELETE" in str(delete)
     after = LedgerEntry.objects.get(pk=entry.pk)
-    assert (after.amount, after.balance_after, after.reason) == (entry.amount, entry.balance_after, entry.reason)
+    assert (after.amount, after.balance_after, after.reason) == (
+        entry.amount,
+        entry.balance_after,
+        entry.reason,
+    )
 
 
 @pytest.mark.django_db
@@ -78,7 +86,8 @@ def test_off_postgresql_the_migration_changes_nothing():
     # Local development on SQLite keeps the ORM guards only.
     statements = []
     schema_editor = SimpleNamespace(
-        connection=SimpleNamespace(vendor="sqlite"), quote_name=str,
+        connection=SimpleNamespace(vendor="sqlite"),
+        quote_name=str,
         execute=lambda sql, params=(): statements.append(sql),
     )
     operation = LEDGER_MIGRATION.Migration.operations[0]

@@ -1,4 +1,5 @@
 """audit_chips: passes on consistent books, fails on tampered ones."""
+
 import pytest
 from django.core.management import CommandError, call_command
 

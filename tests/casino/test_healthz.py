@@ -1,4 +1,5 @@
 """GET /healthz: the database and Redis status as JSON, 200 when healthy and 503 when not."""
+
 from datetime import timedelta
 
 import pytest
@@ -17,7 +18,11 @@ def test_healthz_in_embedded_mode_is_ok_without_redis(client, settings):
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
     assert response.json() == {
-        "status": "ok", "database": "ok", "redis": "not configured", "clock": "not started", "clock_last_ran": None
+        "status": "ok",
+        "database": "ok",
+        "redis": "not configured",
+        "clock": "not started",
+        "clock_last_ran": None,
     }
     assert "no-cache" in response["Cache-Control"]
 
@@ -49,7 +54,10 @@ def test_healthz_is_503_when_the_database_fails(client, settings, monkeypatch):
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json() == {
-        "status": "error", "database": "error: OperationalError", "redis": "not configured", "clock": "unknown",
+        "status": "error",
+        "database": "error: OperationalError",
+        "redis": "not configured",
+        "clock": "unknown",
         "clock_last_ran": None,
     }
 

@@ -1,4 +1,5 @@
 """Production settings: Content Security Policy, JSON logs, and `check --deploy` with real values."""
+
 import json
 import logging
 import os
@@ -18,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_pages_carry_a_content_security_policy_with_no_inline_code(client):
     response = client.get("/")
     policy = dict(
-        (part.split(" ", 1) + [""])[:2] for part in (p.strip() for p in response["Content-Security-Policy"].split(";"))
+        ([*part.split(" ", 1), ""])[:2]
+        for part in (p.strip() for p in response["Content-Security-Policy"].split(";"))
     )
     assert policy["default-src"] == "'self'"
     assert policy["script-src"] == "'self'" and policy["style-src"] == "'self'"
@@ -36,7 +38,8 @@ def test_over_https_websockets_may_only_use_wss(client, settings):
 
 
 INLINE_CODE = re.compile(
-    r"""<style|\sstyle\s*=|\son[a-z]+\s*=|javascript:|<script(?![^>]*\bsrc=)(?![^>]*application/json)""", re.I
+    r"""<style|\sstyle\s*=|\son[a-z]+\s*=|javascript:|<script(?![^>]*\bsrc=)(?![^>]*application/json)""",
+    re.I,
 )
 
 
@@ -52,7 +55,9 @@ def test_the_templates_hold_no_inline_script_style_or_handler():
 
 def test_json_log_lines_are_one_object_each_with_extra_fields_and_exceptions():
     formatter = JsonFormatter()
-    record = logging.LogRecord("holdem.tables", logging.WARNING, __file__, 1, "table %s is %s", (7, "slow"), None)
+    record = logging.LogRecord(
+        "holdem.tables", logging.WARNING, __file__, 1, "table %s is %s", (7, "slow"), None
+    )
     record.table_id = 7
     line = json.loads(formatter.format(record))
     assert line["level"] == "WARNING" and line["logger"] == "holdem.tables"
@@ -61,14 +66,20 @@ def test_json_log_lines_are_one_object_each_with_extra_fields_and_exceptions():
     try:
         raise RuntimeError("boom")
     except RuntimeError:
-        record = logging.LogRecord("x", logging.ERROR, __file__, 1, "failed\nacross lines", None, sys.exc_info())
+        record = logging.LogRecord(
+            "x", logging.ERROR, __file__, 1, "failed\nacross lines", None, sys.exc_info()
+        )
     text = formatter.format(record)
     assert "\n" not in text  # one line per record, whatever the message holds
     assert "RuntimeError: boom" in json.loads(text)["exception"]
 
 
 def production_env(**extra):
-    env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE", "REDIS_URL", "DATABASE_URL"}}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DJANGO_SETTINGS_MODULE", "REDIS_URL", "DATABASE_URL"}
+    }
     env.update(
         DJANGO_DEBUG="false",
         DJANGO_SECRET_KEY="k" * 20 + "a-long-random-production-secret-for-the-check-9f3c1",
@@ -87,8 +98,12 @@ def test_check_deploy_is_clean_with_production_values_and_logs_are_json():
         "print(settings.LOG_FORMAT); logging.getLogger('casino.probe').warning('hello')"
     )
     done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, env={**production_env(), "DJANGO_SETTINGS_MODULE": "casino.settings"},
-        capture_output=True, text=True, timeout=120,
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env={**production_env(), "DJANGO_SETTINGS_MODULE": "casino.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "json" in done.stdout.split()
@@ -97,7 +112,11 @@ def test_check_deploy_is_clean_with_production_values_and_logs_are_json():
 
 def test_plain_http_cookies_are_a_deliberate_choice_that_check_deploy_flags():
     done = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT,
-        env=production_env(DJANGO_SECURE_COOKIES="false"), capture_output=True, text=True, timeout=120,
+        [sys.executable, "manage.py", "check", "--deploy"],
+        cwd=ROOT,
+        env=production_env(DJANGO_SECURE_COOKIES="false"),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert "security.W012" in done.stdout + done.stderr  # session cookie not Secure: said out loud

@@ -1,4 +1,5 @@
 """The admin asks staff who may adjust chips for a TOTP code after the password; others are not asked."""
+
 from base64 import b32decode
 from io import StringIO
 from urllib.parse import parse_qs, urlsplit
@@ -44,14 +45,21 @@ def adjust_url(user):
 
 def admin_password_sign_in(client, username, next_url=None):
     url = reverse("admin:login") + (f"?next={next_url}" if next_url else "")
-    return client.post(url, {"username": username, "password": PASSWORD, "next": next_url or reverse("admin:index")})
+    return client.post(
+        url,
+        {"username": username, "password": PASSWORD, "next": next_url or reverse("admin:index")},
+    )
 
 
 def code_page(response) -> bool:
-    return response.status_code == 302 and urlsplit(response["Location"]).path == reverse("admin:second_factor")
+    return response.status_code == 302 and urlsplit(response["Location"]).path == reverse(
+        "admin:second_factor"
+    )
 
 
-def test_a_chip_adjuster_with_the_right_password_is_sent_to_the_code_page_not_the_admin(client, player, staff):
+def test_a_chip_adjuster_with_the_right_password_is_sent_to_the_code_page_not_the_admin(
+    client, player, staff
+):
     boss = staff("boss", adjusts_chips=True)
     totp_device_enrol(user=boss)
     assert code_page(admin_password_sign_in(client, "boss"))
@@ -83,7 +91,9 @@ def test_the_right_code_opens_the_admin_and_the_adjust_page(client, player, staf
     response = admin_password_sign_in(client, "boss", next_url=adjust_url(player))
     assert code_page(response)
     assert parse_qs(urlsplit(response["Location"]).query)["next"] == [adjust_url(player)]
-    response = client.post(response["Location"], {"token": current_code(device), "next": adjust_url(player)})
+    response = client.post(
+        response["Location"], {"token": current_code(device), "next": adjust_url(player)}
+    )
     assert response.status_code == 302 and response["Location"] == adjust_url(player)
     assert client.get(adjust_url(player)).status_code == 200
     assert client.post(adjust_url(player), {"amount": "500", "reason": "bonus"}).status_code == 302
@@ -124,7 +134,9 @@ def test_superusers_need_the_code_too(client, make_player):
 
 def test_signing_in_on_the_site_does_not_open_the_admin_to_a_chip_adjuster(client, staff):
     staff("boss", adjusts_chips=True)
-    assert client.post(reverse("login"), {"username": "boss", "password": PASSWORD}).status_code == 302
+    assert (
+        client.post(reverse("login"), {"username": "boss", "password": PASSWORD}).status_code == 302
+    )
     response = client.get(reverse("admin:index"), follow=True)
     assert response.redirect_chain[-1][0].startswith(reverse("admin:second_factor"))
 
@@ -164,7 +176,8 @@ def test_after_wrong_codes_even_the_right_one_waits(client, staff):
     boss = staff("boss", adjusts_chips=True)
     device = totp_device_enrol(user=boss)
     TOTPDevice.objects.filter(pk=device.pk).update(
-        throttling_failure_count=5, throttling_failure_timestamp=timezone.now()  # 16 s to wait
+        throttling_failure_count=5,
+        throttling_failure_timestamp=timezone.now(),  # 16 s to wait
     )
     admin_password_sign_in(client, "boss")
     response = client.post(reverse("admin:second_factor"), {"token": current_code(device)})
@@ -177,14 +190,17 @@ def test_the_code_page_never_sends_anyone_off_site(client, staff):
     device = totp_device_enrol(user=boss)
     admin_password_sign_in(client, "boss")
     response = client.post(
-        reverse("admin:second_factor"), {"token": current_code(device), "next": "https://evil.example/admin/"}
+        reverse("admin:second_factor"),
+        {"token": current_code(device), "next": "https://evil.example/admin/"},
     )
     assert response.status_code == 302 and response["Location"] == reverse("admin:index")
 
 
 def test_anonymous_visitors_of_the_code_page_go_to_the_sign_in_page(client):
     response = client.get(reverse("admin:second_factor"))
-    assert response.status_code == 302 and urlsplit(response["Location"]).path == reverse("admin:login")
+    assert response.status_code == 302 and urlsplit(response["Location"]).path == reverse(
+        "admin:login"
+    )
 
 
 def test_the_enrol_command_prints_a_secret_the_admin_accepts(client, staff):
@@ -192,7 +208,9 @@ def test_the_enrol_command_prints_a_secret_the_admin_accepts(client, staff):
     out = StringIO()
     call_command("totp_enrol", "boss", stdout=out)
     text = out.getvalue()
-    uri = next(line for line in text.splitlines() if line.startswith("otpauth URI: ")).split(": ", 1)[1]
+    uri = next(line for line in text.splitlines() if line.startswith("otpauth URI: ")).split(
+        ": ", 1
+    )[1]
     assert uri.startswith("otpauth://totp/Hold%27em%20Casino%3Aboss?")
     secret = parse_qs(urlsplit(uri).query)["secret"][0]
     assert f"secret (base32, for typing in): {secret}" in text
@@ -206,7 +224,9 @@ def test_the_enrol_command_replaces_a_lost_phone_and_refuses_unknown_users(staff
     boss = staff("boss", adjusts_chips=True)
     lost = totp_device_enrol(user=boss, name="old phone")
     call_command("totp_enrol", "boss", "--replace", "--name", "new phone", stdout=StringIO())
-    assert list(TOTPDevice.objects.filter(user=boss).values_list("name", flat=True)) == ["new phone"]
+    assert list(TOTPDevice.objects.filter(user=boss).values_list("name", flat=True)) == [
+        "new phone"
+    ]
     assert not TOTPDevice.objects.filter(pk=lost.pk).exists()
     with pytest.raises(CommandError, match="no user called 'nobody'"):
         call_command("totp_enrol", "nobody", stdout=StringIO())

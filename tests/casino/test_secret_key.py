@@ -1,4 +1,5 @@
 """Without DEBUG the site refuses to start on a missing or published secret key."""
+
 import os
 import subprocess
 import sys
@@ -15,8 +16,16 @@ PRINT_KEY = ("-c", "from django.conf import settings; print(settings.SECRET_KEY)
 
 
 def start(*, debug: str, key: str | None, command=("-c", "import casino.settings")):
-    env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SECRET_KEY", "DJANGO_DEBUG", "DATABASE_URL"}}
-    env.update(DJANGO_DEBUG=debug, DJANGO_SETTINGS_MODULE="casino.settings", DJANGO_ALLOWED_HOSTS="poker.example.com")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DJANGO_SECRET_KEY", "DJANGO_DEBUG", "DATABASE_URL"}
+    }
+    env.update(
+        DJANGO_DEBUG=debug,
+        DJANGO_SETTINGS_MODULE="casino.settings",
+        DJANGO_ALLOWED_HOSTS="poker.example.com",
+    )
     if key is not None:
         env["DJANGO_SECRET_KEY"] = key
     return subprocess.run(

@@ -1,5 +1,6 @@
 """Password guessing: 5 failures for one username from one address pause that pair for 15 minutes,
 on the site and in the admin, counted in the database that every web server shares."""
+
 from datetime import timedelta
 
 import pytest
@@ -38,8 +39,14 @@ def test_five_wrong_passwords_pause_the_account_from_that_address_with_a_clear_p
     response = sign_in(client, "carol", PASSWORD)  # even the right password now
     assert response.status_code == 429
     page = response.content.decode()
-    assert "Sign-in paused" in page and "paused for 15 minutes" in page and "<strong>carol</strong>" in page
-    assert "Hold&#x27;em Casino" in page or "Hold'em Casino" in page  # the site's own page, not a bare 403
+    assert (
+        "Sign-in paused" in page
+        and "paused for 15 minutes" in page
+        and "<strong>carol</strong>" in page
+    )
+    assert (
+        "Hold&#x27;em Casino" in page or "Hold'em Casino" in page
+    )  # the site's own page, not a bare 403
     assert response["Retry-After"] == "900"
     assert client.get(reverse("profile")).status_code == 302  # not signed in
 
@@ -55,7 +62,9 @@ def test_the_count_lives_in_the_database_not_in_a_process_or_a_session(client, c
 def test_the_pause_is_per_username_and_address(client, carol, make_player):
     make_player("dave", password=PASSWORD)
     fail(client, "carol", 5)
-    assert sign_in(Client(), "carol", PASSWORD, address="198.51.100.20").status_code == 302  # carol elsewhere
+    assert (
+        sign_in(Client(), "carol", PASSWORD, address="198.51.100.20").status_code == 302
+    )  # carol elsewhere
     assert sign_in(Client(), "dave", PASSWORD).status_code == 302  # someone else from here
 
 

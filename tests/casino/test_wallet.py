@@ -1,4 +1,5 @@
 """The wallet service: integer chips, never negative, every movement in the append-only ledger."""
+
 import pytest
 
 from casino.accounts.errors import ChipError
@@ -10,12 +11,20 @@ pytestmark = pytest.mark.django_db
 
 
 def snapshot(user):
-    return wallet_balance(user=user), list(LedgerEntry.objects.filter(user=user).values_list("id", flat=True))
+    return wallet_balance(user=user), list(
+        LedgerEntry.objects.filter(user=user).values_list("id", flat=True)
+    )
 
 
 def test_adjustment_writes_a_ledger_entry_with_balance_after(make_player):
     player = make_player()
-    entry = wallet_adjust(user=player, amount=-2_500, kind=LedgerKind.ADMIN_ADJUSTMENT, reason="correction", actor=player)
+    entry = wallet_adjust(
+        user=player,
+        amount=-2_500,
+        kind=LedgerKind.ADMIN_ADJUSTMENT,
+        reason="correction",
+        actor=player,
+    )
     assert entry.balance_after == 7_500 and entry.actor == player
     assert wallet_balance(user=player) == 7_500 == ledger_sum(user=player)
 
@@ -34,7 +43,9 @@ def test_going_below_zero_is_refused_with_a_sentence(make_player):
     player = make_player()
     before = snapshot(player)
     with pytest.raises(ChipError, match="negative balance") as refused:
-        wallet_adjust(user=player, amount=-10_001, kind=LedgerKind.ADMIN_ADJUSTMENT, reason="too much")
+        wallet_adjust(
+            user=player, amount=-10_001, kind=LedgerKind.ADMIN_ADJUSTMENT, reason="too much"
+        )
     assert refused.value.code == "insufficient_chips"
     assert snapshot(player) == before
 
@@ -49,12 +60,30 @@ def test_an_empty_reason_is_refused(make_player):
 
 def test_a_repeated_idempotency_key_is_applied_once(make_player):
     player = make_player()
-    first = wallet_adjust(user=player, amount=50, kind=LedgerKind.ADMIN_ADJUSTMENT, reason="once", idempotency_key="k1")
-    again = wallet_adjust(user=player, amount=50, kind=LedgerKind.ADMIN_ADJUSTMENT, reason="once", idempotency_key="k1")
+    first = wallet_adjust(
+        user=player,
+        amount=50,
+        kind=LedgerKind.ADMIN_ADJUSTMENT,
+        reason="once",
+        idempotency_key="k1",
+    )
+    again = wallet_adjust(
+        user=player,
+        amount=50,
+        kind=LedgerKind.ADMIN_ADJUSTMENT,
+        reason="once",
+        idempotency_key="k1",
+    )
     assert first.pk == again.pk
     assert wallet_balance(user=player) == 10_050
     with pytest.raises(ChipError, match="already used"):
-        wallet_adjust(user=player, amount=70, kind=LedgerKind.ADMIN_ADJUSTMENT, reason="other", idempotency_key="k1")
+        wallet_adjust(
+            user=player,
+            amount=70,
+            kind=LedgerKind.ADMIN_ADJUSTMENT,
+            reason="other",
+            idempotency_key="k1",
+        )
 
 
 def test_ledger_entries_are_append_only(make_player):

@@ -1,6 +1,7 @@
 """The e2e fixtures: a real Daphne server on a fresh SQLite file, and Debian's Chromium driven by
 Playwright. One server and one browser for the whole run; each test gets its own rooms and
 players (made once, below), so tests never share a seat."""
+
 import functools
 import json
 import os
@@ -20,8 +21,13 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run", "--disable-sync",
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
 ]
 PASSWORD = "e2e-pass-4711"
 DEMO_PASSWORD = "holdem-demo"  # seed_demo's players: alice, bob, carol, dave
@@ -67,8 +73,12 @@ def _free_port() -> int:
 
 def _manage(env, *args, timeout=120):
     done = subprocess.run(
-        [str(ROOT / ".venv/bin/python"), "manage.py", *args], cwd=ROOT, env=env,
-        capture_output=True, text=True, timeout=timeout,
+        [str(ROOT / ".venv/bin/python"), "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
     assert done.returncode == 0, f"manage.py {args[0]} failed:\n{done.stdout}\n{done.stderr}"
     return done.stdout
@@ -90,24 +100,43 @@ def site(chromium_ready):
     """A real Daphne serving the site in embedded mode (in-memory layer, in-process clock)."""
     workdir = Path(tempfile.mkdtemp(prefix="casino-e2e-"))
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
-    env.update({
-        "DATABASE_URL": f"sqlite:///{workdir / 'e2e.sqlite3'}",
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "CASINO_CLOCK": "on",
-        "DJANGO_SETTINGS_MODULE": "casino.settings",
-        "PYTHONUNBUFFERED": "1",
-    })
+    env.update(
+        {
+            "DATABASE_URL": f"sqlite:///{workdir / 'e2e.sqlite3'}",
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "CASINO_CLOCK": "on",
+            "DJANGO_SETTINGS_MODULE": "casino.settings",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
     _manage(env, "migrate", "--no-input")
     _manage(env, "seed_demo")
-    out = _manage({**env, "E2E_SETUP": json.dumps({"rooms": ROOMS, "players": PLAYERS, "password": PASSWORD})},
-                  "shell", "-c", SETUP)
+    out = _manage(
+        {
+            **env,
+            "E2E_SETUP": json.dumps({"rooms": ROOMS, "players": PLAYERS, "password": PASSWORD}),
+        },
+        "shell",
+        "-c",
+        SETUP,
+    )
     rooms = json.loads(next(line for line in out.splitlines() if line.startswith("ROOMS="))[6:])
 
     port = _free_port()
-    log = open(workdir / "daphne.log", "w")
+    log = open(workdir / "daphne.log", "w")  # noqa: SIM115 (the server writes it until teardown)
     server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/daphne"), "-b", "127.0.0.1", "-p", str(port), "casino.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            str(ROOT / ".venv/bin/daphne"),
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "casino.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -161,7 +190,10 @@ def sign_in(site, browser):
         page.on("pageerror", lambda error: page.errors.append(str(error)))
         page.goto(site["base"] + "/accounts/login/")
         page.fill("#id_username", username)
-        page.fill("#id_password", DEMO_PASSWORD if username in {"alice", "bob", "carol", "dave"} else PASSWORD)
+        page.fill(
+            "#id_password",
+            DEMO_PASSWORD if username in {"alice", "bob", "carol", "dave"} else PASSWORD,
+        )
         page.click("form button[type=submit]")
         page.wait_for_url("**/lobby/")
         return page

@@ -1,5 +1,6 @@
 """The admin's chip adjustment, clicked through in a real Chromium (issue: foundation), behind the
 admin's second factor: the password, then the code from an authenticator app."""
+
 import re
 import time
 from base64 import b32decode
@@ -15,7 +16,9 @@ pytestmark = pytest.mark.e2e
 def enrol_authenticator(site, username) -> bytes:
     """What an operator does (manage.py totp_enrol); returns the secret the phone app would load."""
     out = site["manage"]("totp_enrol", username, "--replace")
-    uri = next(line for line in out.splitlines() if line.startswith("otpauth URI: ")).split(": ", 1)[1]
+    uri = next(line for line in out.splitlines() if line.startswith("otpauth URI: ")).split(
+        ": ", 1
+    )[1]
     return b32decode(parse_qs(urlsplit(uri).query)["secret"][0])
 
 
@@ -62,9 +65,15 @@ def test_an_admin_adjusts_a_balance_with_a_reason_and_bad_input_is_refused(site,
         page.fill("#id_amount", "-250")
         page.fill("#id_reason", "chargeback 1234")
         page.click("input[type=submit]")
-        expect(page.get_by_text(f"carol: -250 chips, balance now {balance - 250:,}.")).to_be_visible()
+        expect(
+            page.get_by_text(f"carol: -250 chips, balance now {balance - 250:,}.")
+        ).to_be_visible()
         page.goto(site["base"] + "/admin/accounts/ledgerentry/?q=chargeback")
         entry = page.locator("#result_list tbody tr").first
-        assert "carol" in entry.inner_text() and "admin" in entry.inner_text() and "-250" in entry.inner_text()
+        assert (
+            "carol" in entry.inner_text()
+            and "admin" in entry.inner_text()
+            and "-250" in entry.inner_text()
+        )
     finally:
         context.close()

@@ -1,5 +1,6 @@
 """Real Chromium against a real Daphne: people sit, play, fold, go all in, raise, hit the raise
 cap, switch rooms and reload mid-hand, all by clicking the pages as a player would."""
+
 import re
 import time
 
@@ -56,11 +57,15 @@ def whose_turn(pages, timeout=15):
 
 
 def hole_cards(page):
-    return page.locator(".seat.mine .seat-cards .pcard.face").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    return page.locator(".seat.mine .seat-cards .pcard.face").evaluate_all(
+        "cards => cards.map(c => c.dataset.card)"
+    )
 
 
 def cards_at(page, seat):
-    return page.locator(f'.seat[data-seat="{seat}"] .seat-cards .pcard.face').evaluate_all("cards => cards.map(c => c.dataset.card)")
+    return page.locator(f'.seat[data-seat="{seat}"] .seat-cards .pcard.face').evaluate_all(
+        "cards => cards.map(c => c.dataset.card)"
+    )
 
 
 def button(page, name):
@@ -74,12 +79,18 @@ def wait_hand(*pages):
 
 def table_state(page, expression):
     """Read the client's own view of the table (static/js/table.js `app`), e.g. "app.table.last_hand"."""
-    return page.evaluate(f"async () => {{ const {{ app }} = await import('/static/js/table.js'); return {expression}; }}")
+    return page.evaluate(
+        f"async () => {{ const {{ app }} = await import('/static/js/table.js'); return {expression}; }}"
+    )
 
 
 def room_update(site, room, **fields):
     """Change a room's options in the served database (manage.py shell), as an admin would."""
-    site["manage"]("shell", "-c", f"from holdem.models import Table; Table.objects.filter(pk={site['rooms'][room]}).update(**{fields!r})")
+    site["manage"](
+        "shell",
+        "-c",
+        f"from holdem.models import Table; Table.objects.filter(pk={site['rooms'][room]}).update(**{fields!r})",
+    )
 
 
 def screenshot_both_widths(page, path_1280, path_360):
@@ -98,7 +109,9 @@ FACES_DURING_HAND = """() => document.querySelector('#stage').classList.contains
     ? document.querySelectorAll('#seats .pcard.face').length : -1"""
 
 
-def test_two_players_play_to_showdown_and_a_spectator_sees_no_hole_cards_before_it(site, sign_in, artifacts):
+def test_two_players_play_to_showdown_and_a_spectator_sees_no_hole_cards_before_it(
+    site, sign_in, artifacts
+):
     alice = sign_in("alice")
     bob = sign_in("bob", phone=True)
     carol = sign_in("carol")
@@ -158,13 +171,21 @@ def test_two_players_play_to_showdown_and_a_spectator_sees_no_hole_cards_before_
         expect(button(loser, "Show")).to_be_enabled()
         expect(button(loser, "Muck")).to_be_enabled()
         expect(console.locator("[data-decide-seconds]")).to_have_text(re.compile(r"^\d+s$"))
-        expect(carol.locator(f'.seat[data-seat="{loser_seat}"] .deciding')).to_have_text("Deciding…")
+        expect(carol.locator(f'.seat[data-seat="{loser_seat}"] .deciding')).to_have_text(
+            "Deciding…"
+        )
         expect(carol.locator(f'.seat[data-seat="{loser_seat}"] .pcard.face')).to_have_count(0)
         winner = bob if loser is alice else alice
-        expect(winner.locator("#console")).not_to_have_attribute("data-console-state", "show_or_muck")
+        expect(winner.locator("#console")).not_to_have_attribute(
+            "data-console-state", "show_or_muck"
+        )
         # 8 s to choose: the pictures only if there is time for them (a loaded machine is slow).
         if (table_state(loser, "app.console.decideLeftMs()") or 0) > 5_000:
-            screenshot_both_widths(loser, artifacts / "table-showdown-show-or-muck-1280.png", artifacts / "table-showdown-show-or-muck-360.png")
+            screenshot_both_widths(
+                loser,
+                artifacts / "table-showdown-show-or-muck-1280.png",
+                artifacts / "table-showdown-show-or-muck-360.png",
+            )
         button(loser, "Show").click()
         expect(console).not_to_have_attribute("data-console-state", "show_or_muck")
         expect(carol.locator(f'.seat[data-seat="{loser_seat}"] .deciding')).to_have_count(0)
@@ -177,13 +198,17 @@ def test_two_players_play_to_showdown_and_a_spectator_sees_no_hole_cards_before_
 
     # Everyone sees the same winner(s), the pot of 200, and the hands shown.
     winners = [
-        page.locator('.seat[data-state="winner"]').evaluate_all("seats => seats.map(s => s.dataset.seat)")
+        page.locator('.seat[data-state="winner"]').evaluate_all(
+            "seats => seats.map(s => s.dataset.seat)"
+        )
         for page in (alice, carol)
     ]
     assert winners[0] == winners[1] and winners[0], winners
     expect(carol.locator(".pot-list.results")).to_contain_text("200")
     expect(carol.locator('.seat[data-state="winner"] .win-flag').first).to_have_text("W")
-    expect(carol.locator('.seat[data-state="winner"] .net').first).to_have_text(re.compile(r"^(\+100|0)$"))
+    expect(carol.locator('.seat[data-state="winner"] .net').first).to_have_text(
+        re.compile(r"^(\+100|0)$")
+    )
     assert cards_at(carol, 0) == alice_cards
     assert cards_at(carol, 3) == bob_cards
     expect(carol.locator("#board .pcard.face")).to_have_count(5)
@@ -258,12 +283,16 @@ def test_all_in_asks_for_confirmation_and_the_caller_cannot_raise(site, sign_in)
     button(actor, "All in").click()
     button(actor, "Confirm").click()
     expect(actor.locator("#console")).to_have_attribute("data-console-state", "waiting_all_in")
-    expect(other.locator(f'.seat[data-seat="{"1" if actor is short else "4"}"]')).to_have_attribute("data-state", "all_in")
+    expect(other.locator(f'.seat[data-seat="{"1" if actor is short else "4"}"]')).to_have_attribute(
+        "data-state", "all_in"
+    )
     # The log says how much: the player's total bet for the round.
     expect(other.locator("#action-log")).to_contain_text(re.compile(r"goes all in [1-9][\d,]*"))
 
     # Facing an all-in nobody can raise: call (or all in when it is more than the stack) or fold.
-    expect(other.locator("#console")).to_have_attribute("data-console-state", re.compile("^(call_no_raise|forced_all_in)$"))
+    expect(other.locator("#console")).to_have_attribute(
+        "data-console-state", re.compile("^(call_no_raise|forced_all_in)$")
+    )
     expect(button(other, "Raise")).to_have_count(0)
     if console_state(other) == "forced_all_in":
         button(other, "All in").click()
@@ -398,7 +427,7 @@ def test_reload_mid_hand_restores_the_players_cards(site, sign_in):
     expect(first.locator(".seat.mine .seat-cards .pcard.face")).to_have_count(2)
     assert hole_cards(first) == cards
     expect(first.locator(".seat:not(.mine) .pcard.face")).to_have_count(0)
-    assert console_state(first) in ACTING + ("waiting",)
+    assert console_state(first) in (*ACTING, "waiting")
 
     # A dropped connection comes back by itself, and says so meanwhile.
     status = first.locator("#conn-status")
@@ -431,12 +460,18 @@ def test_seat_states_posting_leaving_and_a_disconnected_player(site, sign_in):
     sit(first, 0, 2000)
     sit(second, 2, 2000)
     wait_hand(first, second, late)
-    expect(first.locator("#console-tools").get_by_role("button", name="Leave table")).to_have_count(0)  # dealt in
+    expect(first.locator("#console-tools").get_by_role("button", name="Leave table")).to_have_count(
+        0
+    )  # dealt in
 
     # Sitting down mid-game: "your seat, waiting for next game" / "filled, waiting for next game".
     sit(late, 4, 3000)
-    expect(late.locator('.seat[data-seat="4"]')).to_have_attribute("data-state", "mine_waiting_next")
-    expect(first.locator('.seat[data-seat="4"]')).to_have_attribute("data-state", "waiting_next_game")
+    expect(late.locator('.seat[data-seat="4"]')).to_have_attribute(
+        "data-state", "mine_waiting_next"
+    )
+    expect(first.locator('.seat[data-seat="4"]')).to_have_attribute(
+        "data-state", "waiting_next_game"
+    )
     expect(late.locator("#table-meta")).to_contain_text("Wallet 7,000")
     late.locator("#console-tools").get_by_role("button", name="Post blind").click()
     expect(first.locator("#action-log")).to_contain_text("will post a big blind")
@@ -447,8 +482,12 @@ def test_seat_states_posting_leaving_and_a_disconnected_player(site, sign_in):
 
     # A player who drops out mid-hand is shown as disconnected to the others, once the grace is over.
     second.context.close()
-    expect(first.locator('.seat[data-seat="2"]')).not_to_have_attribute("data-state", "disconnected", timeout=1_000)
-    expect(first.locator('.seat[data-seat="2"]')).to_have_attribute("data-state", "disconnected", timeout=15_000)
+    expect(first.locator('.seat[data-seat="2"]')).not_to_have_attribute(
+        "data-state", "disconnected", timeout=1_000
+    )
+    expect(first.locator('.seat[data-seat="2"]')).to_have_attribute(
+        "data-state", "disconnected", timeout=15_000
+    )
 
 
 def test_lobby_updates_live_and_join_opens_the_table(site, sign_in, artifacts):

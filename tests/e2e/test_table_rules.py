@@ -2,6 +2,7 @@
 turned face up for an all-in run-out, Show or Muck after a showdown, the room's rules in words,
 being sat out after two turns ran out, and the buy-in a returning player owes (RULES.md 2, 4, 5).
 """
+
 import json
 import re
 import time
@@ -9,23 +10,56 @@ import time
 import pytest
 
 from tests.e2e.conftest import PASSWORD
-from tests.e2e.test_table_play import (button, cards_at, console_state, expect, open_table, sit, table_state,
-                                       wait_hand, whose_turn)
+from tests.e2e.test_table_play import (
+    button,
+    cards_at,
+    console_state,
+    expect,
+    open_table,
+    sit,
+    table_state,
+    wait_hand,
+    whose_turn,
+)
 
 pytestmark = pytest.mark.e2e
 
 # This module's own rooms and players, made once in the served database.
 RULES_ROOMS = {
-    "runout": {"preset": "nl50", "seats": 6, "countdown_seconds": 2, "countdown_full_seconds": 1, "turn_seconds": 20},
+    "runout": {
+        "preset": "nl50",
+        "seats": 6,
+        "countdown_seconds": 2,
+        "countdown_full_seconds": 1,
+        "turn_seconds": 20,
+    },
     # Long enough between games to look at the Show-or-Muck screen before the next deal.
-    "muck": {"preset": "nl50", "seats": 6, "countdown_seconds": 8, "countdown_full_seconds": 1, "turn_seconds": 20},
+    "muck": {
+        "preset": "nl50",
+        "seats": 6,
+        "countdown_seconds": 8,
+        "countdown_full_seconds": 1,
+        "turn_seconds": 20,
+    },
     "rules": {"preset": "fl20", "countdown_seconds": 30},
     # A short turn clock, so two turns run out quickly.
-    "idle": {"preset": "nl50", "seats": 6, "countdown_seconds": 2, "countdown_full_seconds": 1, "turn_seconds": 5},
+    "idle": {
+        "preset": "nl50",
+        "seats": 6,
+        "countdown_seconds": 2,
+        "countdown_full_seconds": 1,
+        "turn_seconds": 5,
+    },
     "rebuy": {"preset": "nl50", "seats": 6, "countdown_seconds": 30},
     # All-in protection (the fixed-limit preset), a short grace and turns that outlast it.
-    "protect": {"preset": "fl20", "seats": 6, "countdown_seconds": 2, "countdown_full_seconds": 1, "turn_seconds": 120,
-                "disconnect_grace_seconds": 4},
+    "protect": {
+        "preset": "fl20",
+        "seats": 6,
+        "countdown_seconds": 2,
+        "countdown_full_seconds": 1,
+        "turn_seconds": 120,
+        "disconnect_grace_seconds": 4,
+    },
 }
 RULES_PLAYERS = [f"rules{n:02d}" for n in range(1, 16)]
 
@@ -81,10 +115,14 @@ def play_calls(pages, until, timeout=60):
             expect(actor.locator("#action-log li")).not_to_have_count(lines)
         except AssertionError as missing:
             problem = actor.locator("#console-error").all_inner_texts()
-            raise AssertionError(f"{name} brought no log line; console error: {problem}; state {console_state(actor)}") from missing
+            raise AssertionError(
+                f"{name} brought no log line; console error: {problem}; state {console_state(actor)}"
+            ) from missing
 
 
-def test_an_all_in_call_turns_both_hands_face_up_before_the_run_out(site, rooms, sign_in, artifacts):
+def test_an_all_in_call_turns_both_hands_face_up_before_the_run_out(
+    site, rooms, sign_in, artifacts
+):
     first, second = sign_in("rules01"), sign_in("rules02", phone=True)
     watcher = sign_in("rules03")
     for page in (first, second, watcher):
@@ -98,7 +136,9 @@ def test_an_all_in_call_turns_both_hands_face_up_before_the_run_out(site, rooms,
     other = second if actor is first else first
     button(actor, "All in").click()
     button(actor, "Confirm").click()
-    expect(other.locator("#console")).to_have_attribute("data-console-state", re.compile("^(call_no_raise|forced_all_in)$"))
+    expect(other.locator("#console")).to_have_attribute(
+        "data-console-state", re.compile("^(call_no_raise|forced_all_in)$")
+    )
     if console_state(other) == "forced_all_in":
         button(other, "All in").click()
         button(other, "Confirm").click()
@@ -116,7 +156,10 @@ def test_an_all_in_call_turns_both_hands_face_up_before_the_run_out(site, rooms,
     # The tabled hands are listed before the run-out's streets, each with its player's name.
     lines = log.locator("li").all_inner_texts()
     tabled = next(i for i, line in enumerate(lines) if line == "All in: hands turned face up")
-    assert sorted(line.split(":")[0] for line in lines[tabled + 1:tabled + 3]) == ["rules01", "rules02"], lines
+    assert sorted(line.split(":")[0] for line in lines[tabled + 1 : tabled + 3]) == [
+        "rules01",
+        "rules02",
+    ], lines
     assert tabled < next(i for i, line in enumerate(lines) if line.startswith("Flop:")), lines
     # Hands tabled for a run-out are never offered Show or Muck.
     for page in (first, second):
@@ -125,7 +168,9 @@ def test_an_all_in_call_turns_both_hands_face_up_before_the_run_out(site, rooms,
     assert not first.errors and not second.errors and not watcher.errors
 
 
-def test_a_beaten_hand_may_be_mucked_and_the_others_see_the_seat_deciding(site, rooms, sign_in, artifacts):
+def test_a_beaten_hand_may_be_mucked_and_the_others_see_the_seat_deciding(
+    site, rooms, sign_in, artifacts
+):
     names_by_seat = {0: "rules04", 2: "rules05", 4: "rules06"}
     players = [sign_in(name) for name in names_by_seat.values()]
     # The server gives 8 s to choose: too little to resize pages for pictures, so each player
@@ -163,7 +208,10 @@ def test_a_beaten_hand_may_be_mucked_and_the_others_see_the_seat_deciding(site, 
     expect(phones[seat].locator("#console")).to_have_attribute("data-console-state", "show_or_muck")
     quick = {"animations": "disabled", "scale": "css"}
     chooser.screenshot(path=str(artifacts / "table-show-or-muck-1280.png"), full_page=True, **quick)
-    phones[seat].screenshot(path=str(artifacts / "table-show-or-muck-360.png"), full_page=True, **quick)
+    phones[seat].screenshot(
+        path=str(artifacts / "table-show-or-muck-360.png"), full_page=True, **quick
+    )
+
     def time_left():
         return table_state(chooser, "app.console.decideLeftMs()") or 0
 
@@ -177,11 +225,15 @@ def test_a_beaten_hand_may_be_mucked_and_the_others_see_the_seat_deciding(site, 
     # either way the hand is not shown.
     expect(console).not_to_have_attribute("data-console-state", "show_or_muck")
     expect(watcher.locator(f'.seat[data-seat="{seat}"] .deciding')).to_have_count(0)
-    expect(watcher.locator(f'.seat[data-seat="{seat}"] .pcard.face')).to_have_count(0)  # mucked unseen
+    expect(watcher.locator(f'.seat[data-seat="{seat}"] .pcard.face')).to_have_count(
+        0
+    )  # mucked unseen
     expect(watcher.locator("#action-log")).to_contain_text(re.compile(r"rules0[456] mucks"))
     # Every player still choosing had the same screen; they muck when the time runs out.
     for other_seat in undecided[1:]:
-        expect(by_seat[other_seat].locator("#console")).not_to_have_attribute("data-console-state", "show_or_muck", timeout=12_000)
+        expect(by_seat[other_seat].locator("#console")).not_to_have_attribute(
+            "data-console-state", "show_or_muck", timeout=12_000
+        )
 
     # Show previous hand: the cards of every player still in at the showdown, mucked or not
     # (RULES.md 4 [002]), when the server sends them (hand summaries' `showdown`).
@@ -193,7 +245,11 @@ def test_a_beaten_hand_may_be_mucked_and_the_others_see_the_seat_deciding(site, 
     expect(mucked_row.locator(".mucked-tag")).to_have_text("mucked")
     expect(mucked_row.locator(".pcard.face")).to_have_count(2)
     shoot(chooser, artifacts, "table-previous-hand-mucked")
-    assert not watcher.errors and not phone_watcher.errors and not any(p.errors for p in (*players, *phones.values()))
+    assert (
+        not watcher.errors
+        and not phone_watcher.errors
+        and not any(p.errors for p in (*players, *phones.values()))
+    )
 
     # The hand's own page says the same, and links to the hand before it at this table.
     chooser.goto(f"{site['base']}/hands/{last['hand_id']}/")
@@ -219,9 +275,15 @@ def test_the_rules_dialog_lists_the_rooms_options_in_words(site, rooms, sign_in,
     dialog = page.locator("#rules-dialog")
     expect(dialog).to_be_visible()
     # The fixed-limit 20/40 preset: all-in protection and the default 20 s grace.
-    expect(dialog.locator('[data-rule="disconnect"]')).to_contain_text("a dropped connection has 20 s to come back", ignore_case=True)
-    expect(dialog.locator('[data-rule="disconnect"]')).to_contain_text("all in for what you have already put in")
-    expect(dialog.locator('[data-rule="stakes"]')).to_contain_text("20 in the first two rounds and 40 in the last two")
+    expect(dialog.locator('[data-rule="disconnect"]')).to_contain_text(
+        "a dropped connection has 20 s to come back", ignore_case=True
+    )
+    expect(dialog.locator('[data-rule="disconnect"]')).to_contain_text(
+        "all in for what you have already put in"
+    )
+    expect(dialog.locator('[data-rule="stakes"]')).to_contain_text(
+        "20 in the first two rounds and 40 in the last two"
+    )
     expect(dialog.locator('[data-rule="raise_cap"]')).to_contain_text("3 raises")
     expect(dialog.locator('[data-rule="buy_in"]')).to_contain_text("At least 200 chips")
     expect(dialog.locator('[data-rule="entry"]')).to_contain_text("post a big blind")
@@ -235,7 +297,9 @@ def test_the_rules_dialog_lists_the_rooms_options_in_words(site, rooms, sign_in,
     assert not page.errors
 
 
-def test_a_player_whose_time_runs_out_twice_is_sat_out_and_comes_back(site, rooms, sign_in, artifacts):
+def test_a_player_whose_time_runs_out_twice_is_sat_out_and_comes_back(
+    site, rooms, sign_in, artifacts
+):
     active, idle = sign_in("rules09"), sign_in("rules10")
     for page in (active, idle):
         open_table(page, site, rooms["idle"])
@@ -251,8 +315,12 @@ def test_a_player_whose_time_runs_out_twice_is_sat_out_and_comes_back(site, room
     # Let the hand end (the active player checks or calls it down) before the screenshots.
     play_calls([active], lambda: idle.locator("#stage.in-hand").count() == 0, timeout=90)
     expect(notice).to_be_visible()
-    expect(active.locator('.seat[data-seat="3"]')).to_have_attribute("data-state", re.compile("^(sitting_out|winner)$"))
-    expect(idle.locator("#console-tools").get_by_role("button", name="Sit in")).to_have_count(0)  # one way back
+    expect(active.locator('.seat[data-seat="3"]')).to_have_attribute(
+        "data-state", re.compile("^(sitting_out|winner)$")
+    )
+    expect(idle.locator("#console-tools").get_by_role("button", name="Sit in")).to_have_count(
+        0
+    )  # one way back
     shoot(idle, artifacts, "table-sat-out-idle")
 
     button(idle, "I'm back").click()
@@ -263,14 +331,18 @@ def test_a_player_whose_time_runs_out_twice_is_sat_out_and_comes_back(site, room
     assert not active.errors and not idle.errors
 
 
-def test_a_player_coming_back_buys_in_for_at_least_what_they_left_with(site, rooms, sign_in, artifacts):
+def test_a_player_coming_back_buys_in_for_at_least_what_they_left_with(
+    site, rooms, sign_in, artifacts
+):
     page = sign_in("rules11")
     open_table(page, site, rooms["rebuy"])
     sit(page, 2, 5000)
     page.locator("#console-tools").get_by_role("button", name="Leave table").click()
     expect(page.locator("#console")).to_have_attribute("data-console-state", "not_playing")
     open_table(page, site, rooms["rebuy"])  # a fresh snapshot
-    assert table_state(page, "app.you && app.you.buy_in ? true : false"), "the snapshot carries you.buy_in"
+    assert table_state(page, "app.you && app.you.buy_in ? true : false"), (
+        "the snapshot carries you.buy_in"
+    )
 
     page.locator('.seat[data-seat="2"]').get_by_role("button", name="Sit here").click()
     dialog = page.locator("#sit-dialog")
@@ -290,7 +362,9 @@ def test_a_player_coming_back_buys_in_for_at_least_what_they_left_with(site, roo
     assert not page.errors
 
 
-def test_a_protected_player_who_comes_back_sees_the_seat_all_in_and_protected(site, rooms, sign_in, artifacts):
+def test_a_protected_player_who_comes_back_sees_the_seat_all_in_and_protected(
+    site, rooms, sign_in, artifacts
+):
     names = {0: "rules12", 2: "rules13", 4: "rules14"}
     pages = {seat: sign_in(name) for seat, name in names.items()}
     for page in pages.values():
@@ -304,7 +378,9 @@ def test_a_protected_player_who_comes_back_sees_the_seat_all_in_and_protected(si
     seat, dropped = next((s, p) for s, p in pages.items() if p is not actor)
     dropped.context.close()
     others = [p for p in pages.values() if p is not dropped]
-    expect(actor.locator(f'.seat[data-seat="{seat}"]')).to_have_attribute("data-state", "disconnected", timeout=20_000)
+    expect(actor.locator(f'.seat[data-seat="{seat}"]')).to_have_attribute(
+        "data-state", "disconnected", timeout=20_000
+    )
     expect(actor.locator(f'.seat[data-seat="{seat}"] .tag.protected')).to_be_visible(timeout=20_000)
     expect(actor.locator("#action-log")).to_contain_text("all-in protection")
 

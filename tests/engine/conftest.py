@@ -2,6 +2,7 @@
 
 Engine modules are imported inside the helpers so this conftest never breaks collection.
 """
+
 import importlib
 import pkgutil
 import re
@@ -17,6 +18,7 @@ CARD_CODE = re.compile(r"^[2-9TJQKA][cdhs]$")
 # --- finding the engine's public names -------------------------------------------------------
 # docs/engine-api.md names the module of start_hand (holdem.engine.hand) but not of view,
 # state_to_json or IllegalAction; look them up in the hand module first, then the package.
+
 
 def engine_name(name):
     """The engine object called `name` (a function or class of docs/engine-api.md)."""
@@ -51,6 +53,7 @@ engine = _EngineNames()
 
 
 # --- table geometry ---------------------------------------------------------------------------
+
 
 def clockwise_from(button, seats):
     """Dealt seats in clockwise order starting with the first seat left of `button`."""
@@ -90,17 +93,34 @@ def rigged_deck(holes_by_seat, board=(), button=0, seats=None):
 
 # --- options and hands ------------------------------------------------------------------------
 
-def hand_options(structure="no_limit", small_blind=50, big_blind=100, small_bet=None,
-                 big_bet=None, raise_cap=None, min_raise="full", rake_percent=0, rake_cap=None):
+
+def hand_options(
+    structure="no_limit",
+    small_blind=50,
+    big_blind=100,
+    small_bet=None,
+    big_bet=None,
+    raise_cap=None,
+    min_raise="full",
+    rake_percent=0,
+    rake_cap=None,
+):
     """HandOptions for one hand (docs/engine-api.md, Options); fixed limit gets bets of 2 x BB."""
     if small_bet is None:
         small_bet = big_blind
     if big_bet is None:
         big_bet = 2 * small_bet
     return engine.HandOptions(
-        structure=structure, small_blind=small_blind, big_blind=big_blind, small_bet=small_bet,
-        big_bet=big_bet, raise_cap=raise_cap, min_raise=min_raise, rake_percent=rake_percent,
-        rake_cap=rake_cap)
+        structure=structure,
+        small_blind=small_blind,
+        big_blind=big_blind,
+        small_bet=small_bet,
+        big_bet=big_bet,
+        raise_cap=raise_cap,
+        min_raise=min_raise,
+        rake_percent=rake_percent,
+        rake_cap=rake_cap,
+    )
 
 
 def deal(options, stacks, button, deck=None, holes=None, board=(), posts=None, auto_muck=None):
@@ -178,6 +198,7 @@ def refused(state, seat, action, to=None, *, code=None, message=None, call=None)
 
 # --- reading views and results ----------------------------------------------------------------
 
+
 def seat_view(view, seat):
     """The per-seat entry of a view (docs/engine-api.md, Views), keyed or listed by seat."""
     seats = view["seats"]
@@ -230,12 +251,11 @@ def assert_chips_conserved(state, start_stacks):
             assert state.stacks[seat] + state.committed[seat] == start, seat
 
 
-
 # Shared by the RULES.md 3 test files. Six seats 0..5, button 0: small blind 1, big blind 2;
 # preflop order 3 4 5 0 1 2, after the flop 1 2 3 4 5 0.
-SIX_DEEP = {seat: 10_000 for seat in range(6)}
-FOUR_DEEP = {seat: 10_000 for seat in range(4)}
-FL_STACKS = {seat: 1_000 for seat in range(4)}
+SIX_DEEP = dict.fromkeys(range(6), 10000)
+FOUR_DEEP = dict.fromkeys(range(4), 10000)
+FL_STACKS = dict.fromkeys(range(4), 1000)
 
 
 def nl(**overrides):
@@ -243,8 +263,9 @@ def nl(**overrides):
 
 
 def fixed_limit(**overrides):
-    return hand_options(structure="fixed_limit", small_blind=10, big_blind=20, small_bet=20,
-                        big_bet=40, **overrides)
+    return hand_options(
+        structure="fixed_limit", small_blind=10, big_blind=20, small_bet=20, big_bet=40, **overrides
+    )
 
 
 def limped_flop(options=None, stacks=FOUR_DEEP):

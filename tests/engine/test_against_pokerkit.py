@@ -6,6 +6,7 @@ blind lower the bet to call, counts the big blind as no increment (so a short al
 reopens raising), caps fixed limit at four completions not counting the big blind, and gives
 odd chips by its own order rather than to the first winner left of the button.
 """
+
 import random
 
 import pytest
@@ -15,8 +16,11 @@ from holdem.engine.cards import new_deck, shuffle
 
 pokerkit = pytest.importorskip("pokerkit")
 from pokerkit import Automation, FixedLimitTexasHoldem, Mode, NoLimitTexasHoldem  # noqa: E402
-from pokerkit.games import (PotLimitPokerMixin, TexasHoldemMixin,  # noqa: E402
-                            UnfixedLimitHoldem)
+from pokerkit.games import (  # noqa: E402
+    PotLimitPokerMixin,
+    TexasHoldemMixin,
+    UnfixedLimitHoldem,
+)
 
 
 class PotLimitTexasHoldem(PotLimitPokerMixin, TexasHoldemMixin, UnfixedLimitHoldem):
@@ -26,30 +30,44 @@ class PotLimitTexasHoldem(PotLimitPokerMixin, TexasHoldemMixin, UnfixedLimitHold
 
 
 AUTOMATIONS = (
-    Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.ANTE_POSTING,
+    Automation.BET_COLLECTION,
+    Automation.BLIND_OR_STRADDLE_POSTING,
     Automation.RUNOUT_COUNT_SELECTION,
-    Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,
-    Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING,
+    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+    Automation.HAND_KILLING,
+    Automation.CHIPS_PUSHING,
+    Automation.CHIPS_PULLING,
 )
 
 
 def _pokerkit_state(structure, stacks):
     if structure == "fixed_limit":
-        return FixedLimitTexasHoldem.create_state(AUTOMATIONS, True, 0, (1, 2), 2, 4, stacks,
-                                                  len(stacks), mode=Mode.CASH_GAME)
+        return FixedLimitTexasHoldem.create_state(
+            AUTOMATIONS, True, 0, (1, 2), 2, 4, stacks, len(stacks), mode=Mode.CASH_GAME
+        )
     game = NoLimitTexasHoldem if structure == "no_limit" else PotLimitTexasHoldem
-    return game.create_state(AUTOMATIONS, True, 0, (1, 2), 2, stacks, len(stacks),
-                             mode=Mode.CASH_GAME)
+    return game.create_state(
+        AUTOMATIONS, True, 0, (1, 2), 2, stacks, len(stacks), mode=Mode.CASH_GAME
+    )
 
 
 def play_both(rng, structure):
     """One random hand on both engines; True if compared to the end, False if skipped."""
     seats = sorted(rng.sample(range(10), rng.randint(2, 6)))
     stacks = [rng.choice([2, 3, 5, 10, 40, 100, 1000]) for _ in seats]
-    options = HandOptions(structure=structure, small_blind=1, big_blind=2,
-                          raise_cap=3 if structure == "fixed_limit" else None)
-    state, _ = start_hand(options, [SeatIn(s, c) for s, c in zip(seats, stacks)],
-                          rng.choice(seats), shuffle(new_deck(), rng))
+    options = HandOptions(
+        structure=structure,
+        small_blind=1,
+        big_blind=2,
+        raise_cap=3 if structure == "fixed_limit" else None,
+    )
+    state, _ = start_hand(
+        options,
+        [SeatIn(s, c) for s, c in zip(seats, stacks)],
+        rng.choice(seats),
+        shuffle(new_deck(), rng),
+    )
     lead = state.lead_index
     order = state.players[lead:] + state.players[:lead]  # pokerkit's player 0 is left of us
     if state.players[state.big_blind_index].committed < 2:
@@ -71,13 +89,17 @@ def play_both(rng, structure):
         deal_board()
         legal = legal_actions(state)
         assert theirs.actor_index == [p.seat for p in order].index(legal.seat)
-        bounds = (theirs.min_completion_betting_or_raising_to_amount,
-                  theirs.max_completion_betting_or_raising_to_amount)
+        bounds = (
+            theirs.min_completion_betting_or_raising_to_amount,
+            theirs.max_completion_betting_or_raising_to_amount,
+        )
         if structure == "fixed_limit" and state.street == "preflop" and state.raises == 3:
             return False
         smallest_bet = options.bet_size(state.street) if structure == "fixed_limit" else 2
-        if bounds != (legal.min_to, legal.max_to) \
-                and theirs.completion_betting_or_raising_amount < smallest_bet:
+        if (
+            bounds != (legal.min_to, legal.max_to)
+            and theirs.completion_betting_or_raising_amount < smallest_bet
+        ):
             return False
         assert bounds == (legal.min_to, legal.max_to)
         choices = [a for a in legal.actions if not (a == "fold" and "check" in legal.actions)]
@@ -86,8 +108,9 @@ def play_both(rng, structure):
         state, _ = apply_action(state, legal.seat, action, to)
         if action == "fold":
             theirs.fold()
-        elif action in ("check", "call") or (action == "all_in"
-                                             and legal.all_in_to <= legal.current_bet):
+        elif action in ("check", "call") or (
+            action == "all_in" and legal.all_in_to <= legal.current_bet
+        ):
             theirs.check_or_call()
         else:
             theirs.complete_bet_or_raise_to(to if to is not None else legal.all_in_to)
@@ -98,8 +121,9 @@ def play_both(rng, structure):
             theirs.check_or_call()
         deal_board()
     result = state.result
-    if any(len(pot.winners) > 1 and (pot.amount - pot.rake) % len(pot.winners)
-           for pot in result.pots):
+    if any(
+        len(pot.winners) > 1 and (pot.amount - pot.rake) % len(pot.winners) for pot in result.pots
+    ):
         return False
     assert list(theirs.stacks) == [result.final_stacks[p.seat] for p in order]
     return True

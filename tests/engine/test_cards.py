@@ -2,6 +2,7 @@
 
 Pure and fast: no Django, no database.
 """
+
 import ast
 import itertools
 import random
@@ -30,6 +31,7 @@ class RecordingRandom:
 
 
 # --- codes and the deck -----------------------------------------------------------------------
+
 
 def test_new_deck_has_52_distinct_codes():
     deck = new_deck()
@@ -63,8 +65,9 @@ def test_card_ints_are_distinct_and_none_is_zero():
     assert all(type(card) is int and card > 0 for card in card_ints)
 
 
-@pytest.mark.parametrize("bad", ["", "A", "1s", "10s", "as", "AS", "Ax", "Ass", " As", None, 14,
-                                 ["As"], b"As"])
+@pytest.mark.parametrize(
+    "bad", ["", "A", "1s", "10s", "as", "AS", "Ax", "Ass", " As", None, 14, ["As"], b"As"]
+)
 def test_a_bad_code_raises_value_error_naming_it(bad):
     with pytest.raises(ValueError) as caught:
         parse_card(bad)
@@ -80,6 +83,7 @@ def test_card_code_refuses_values_that_are_not_card_ints(bad):
 
 
 # --- the shuffle ------------------------------------------------------------------------------
+
 
 def test_shuffle_is_a_permutation_of_the_deck():
     deck = new_deck()
@@ -141,10 +145,14 @@ def test_shuffle_of_an_empty_or_one_card_deck_needs_no_draws():
 
 # --- the int encoding the evaluator relies on -------------------------------------------------
 
+
 def rank_multisets(size):
     """Every multiset of `size` rank indexes with at most four of a rank."""
-    return [ranks for ranks in itertools.combinations_with_replacement(range(13), size)
-            if max(Counter(ranks).values()) <= 4]
+    return [
+        ranks
+        for ranks in itertools.combinations_with_replacement(range(13), size)
+        if max(Counter(ranks).values()) <= 4
+    ]
 
 
 @pytest.mark.parametrize("size", [5, 6, 7])

@@ -2,6 +2,7 @@
 
 A slow, obvious reference scorer written here is the yardstick for the fast table evaluator.
 """
+
 import itertools
 import random
 import time
@@ -19,11 +20,21 @@ RANKS = "23456789TJQKA"
 DECK = new_deck()
 
 # RULES.md 4: the rankings, lowest first.
-CATEGORY_NAMES = ("high card", "one pair", "two pair", "three of a kind", "straight", "flush",
-                  "full house", "four of a kind", "straight flush")
+CATEGORY_NAMES = (
+    "high card",
+    "one pair",
+    "two pair",
+    "three of a kind",
+    "straight",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
+)
 
 
 # --- the reference scorer ---------------------------------------------------------------------
+
 
 def reference_five(cards):
     """(category index, tie-break ranks) of five codes, straight from RULES.md 4."""
@@ -65,7 +76,7 @@ def reference_best(cards):
 def assert_same_order(ours, reference):
     """`ours` and `reference` (parallel lists) order their hands identically, ties included."""
     pairs = sorted(zip(reference, ours))
-    for (ref_low, our_low), (ref_high, our_high) in zip(pairs, pairs[1:]):
+    for (ref_low, our_low), (ref_high, our_high) in itertools.pairwise(pairs):
         if ref_low == ref_high:
             assert our_low == our_high, (ref_low, our_low, our_high)
         else:
@@ -91,6 +102,7 @@ def ties(first, second):
 
 # --- every five-card class --------------------------------------------------------------------
 
+
 def five_card_classes():
     """One hand for each of the 7,462 classes of five-card hands.
 
@@ -105,8 +117,9 @@ def five_card_classes():
     for ranks in itertools.combinations_with_replacement(RANKS, 5):
         counts = Counter(ranks)
         if len(counts) < 5 and max(counts.values()) <= 4:
-            hands.append([rank + "cdhs"[index] for rank, count in counts.items()
-                          for index in range(count)])
+            hands.append(
+                [rank + "cdhs"[index] for rank, count in counts.items() for index in range(count)]
+            )
     return hands
 
 
@@ -122,8 +135,14 @@ def test_there_are_7462_distinct_five_card_hand_values():
 def test_each_category_has_its_known_number_of_five_card_values():
     counts = Counter(category(evaluate(cards)) for cards in FIVE_CARD_CLASSES)
     assert counts == {
-        "straight flush": 10, "four of a kind": 156, "full house": 156, "flush": 1277,
-        "straight": 10, "three of a kind": 858, "two pair": 858, "one pair": 2860,
+        "straight flush": 10,
+        "four of a kind": 156,
+        "full house": 156,
+        "flush": 1277,
+        "straight": 10,
+        "three of a kind": 858,
+        "two pair": 858,
+        "one pair": 2860,
         "high card": 1277,
     }
 
@@ -137,6 +156,7 @@ def test_every_five_card_class_is_ordered_as_the_reference_orders_it():
 
 
 # --- RULES.md 4, case by case -----------------------------------------------------------------
+
 
 def test_royal_flush_is_the_highest_hand():
     # RULES.md 4: straight flush, royal is the highest.
@@ -210,9 +230,17 @@ def test_flushes_compare_card_by_card_from_the_top():
 
 
 def test_each_category_beats_the_one_below():
-    ladder = ["As Ks Qs Js Ts", "2c 2d 2h 2s 3c", "3c 3d 3h 2s 2c", "2h 3h 4h 5h 7h",
-              "6c 5d 4h 3s 2d", "2c 2d 2h 3s 4c", "2c 2d 3h 3s 4c", "2c 2d 3h 4s 5c",
-              "2c 3d 4h 5s 7c"]
+    ladder = [
+        "As Ks Qs Js Ts",
+        "2c 2d 2h 2s 3c",
+        "3c 3d 3h 2s 2c",
+        "2h 3h 4h 5h 7h",
+        "6c 5d 4h 3s 2d",
+        "2c 2d 2h 3s 4c",
+        "2c 2d 3h 3s 4c",
+        "2c 2d 3h 4s 5c",
+        "2c 3d 4h 5s 7c",
+    ]
     values = [evaluate(hand(cards)) for cards in ladder]
     assert values == sorted(values, reverse=True)
     assert [category(value) for value in values] == list(reversed(CATEGORY_NAMES))
@@ -232,9 +260,9 @@ def test_suits_never_rank():
 
 def test_unused_cards_never_break_ties():
     # RULES.md 4: ties are broken by the five cards only, never by unused cards.
-    assert ties("Ac Kd Qh Js 9c 3d 2h", "Ac Kd Qh Js 9c 8d 7h")   # the board's five play
-    assert ties("Ac Ad Ah As Kc Qd Jh", "Ac Ad Ah As Kd 2c 3h")   # quads: one kicker only
-    assert ties("Kc Kd Qh Qs 9c 8d 7h", "Kc Kd Qh Qs 9d 3d 2h")   # two pair: one kicker only
+    assert ties("Ac Kd Qh Js 9c 3d 2h", "Ac Kd Qh Js 9c 8d 7h")  # the board's five play
+    assert ties("Ac Ad Ah As Kc Qd Jh", "Ac Ad Ah As Kd 2c 3h")  # quads: one kicker only
+    assert ties("Kc Kd Qh Qs 9c 8d 7h", "Kc Kd Qh Qs 9d 3d 2h")  # two pair: one kicker only
 
 
 def test_board_plays_and_the_pot_splits():
@@ -270,11 +298,13 @@ def test_six_and_seven_cards_score_their_best_five():
     assert evaluate(hand("Ac Ad Kh Ks 2c 3d")) == evaluate(hand("Ac Ad Kh Ks 3d"))
     for size in (6, 7):
         for cards in random_hands(1000, size, seed=size):
-            assert evaluate(cards) == max(evaluate(five)
-                                          for five in itertools.combinations(cards, 5))
+            assert evaluate(cards) == max(
+                evaluate(five) for five in itertools.combinations(cards, 5)
+            )
 
 
 # --- a large random sample against the reference ----------------------------------------------
+
 
 def test_seven_card_values_match_the_best_subset_and_the_reference_order():
     hands = random_hands(20_000, 7, seed=2024)
@@ -318,19 +348,23 @@ def test_seven_card_straight_flushes_match_the_reference():
 
 # --- best_five --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("cards, expected", [
-    ("Kd 9h Ks Kc 2c Kh 3d", "Kd Ks Kc Kh 9h"),            # quads, then kicker
-    ("Qd Qs 2c 7h 7d 2s 7c", "7h 7d 7c Qd Qs"),            # trips, then the best pair
-    ("4c Jd 4h Js 9c 9d 2s", "Jd Js 9c 9d 4c"),            # high pair, low pair, kicker
-    ("5c 4d 3h 2s Ad Kc Qh", "5c 4d 3h 2s Ad"),            # the wheel as 5-4-3-2-A
-    ("9c Td Jh Qs Kd Kc 2h", "Kd Qs Jh Td 9c"),            # straight high to low
-    ("2h 9h 5h Jh 7h Ah Kc", "Ah Jh 9h 7h 5h"),            # six hearts: the best five
-    ("9h 8h 7h 6h 5h Td 2c", "9h 8h 7h 6h 5h"),            # straight flush over a higher straight
-    ("Ah 5h 4h 3h 2h 6c 7d", "5h 4h 3h 2h Ah"),            # steel wheel
-    ("8s 3c 8d Ac Kd Qh 2s", "8s 8d Ac Kd Qh"),            # one pair, then three kickers
-    ("2c 7d 9h Js 4d 3s Kc", "Kc Js 9h 7d 4d"),            # high card
-    ("6c 6d 6h Ks Qd 2c 3h", "6c 6d 6h Ks Qd"),            # trips, then two kickers
-])
+
+@pytest.mark.parametrize(
+    "cards, expected",
+    [
+        ("Kd 9h Ks Kc 2c Kh 3d", "Kd Ks Kc Kh 9h"),  # quads, then kicker
+        ("Qd Qs 2c 7h 7d 2s 7c", "7h 7d 7c Qd Qs"),  # trips, then the best pair
+        ("4c Jd 4h Js 9c 9d 2s", "Jd Js 9c 9d 4c"),  # high pair, low pair, kicker
+        ("5c 4d 3h 2s Ad Kc Qh", "5c 4d 3h 2s Ad"),  # the wheel as 5-4-3-2-A
+        ("9c Td Jh Qs Kd Kc 2h", "Kd Qs Jh Td 9c"),  # straight high to low
+        ("2h 9h 5h Jh 7h Ah Kc", "Ah Jh 9h 7h 5h"),  # six hearts: the best five
+        ("9h 8h 7h 6h 5h Td 2c", "9h 8h 7h 6h 5h"),  # straight flush over a higher straight
+        ("Ah 5h 4h 3h 2h 6c 7d", "5h 4h 3h 2h Ah"),  # steel wheel
+        ("8s 3c 8d Ac Kd Qh 2s", "8s 8d Ac Kd Qh"),  # one pair, then three kickers
+        ("2c 7d 9h Js 4d 3s Kc", "Kc Js 9h 7d 4d"),  # high card
+        ("6c 6d 6h Ks Qd 2c 3h", "6c 6d 6h Ks Qd"),  # trips, then two kickers
+    ],
+)
 def test_best_five_returns_the_five_cards_in_order_of_importance(cards, expected):
     best = best_five(hand(cards))
     assert best.cards == tuple(hand(expected))
@@ -340,8 +374,11 @@ def test_best_five_returns_the_five_cards_in_order_of_importance(cards, expected
 
 def test_best_five_of_five_cards_is_those_cards():
     best = best_five(hand("Ts 2d Tc Ah 7h"))
-    assert best == BestHand(value=evaluate(hand("Ts 2d Tc Ah 7h")), category="one pair",
-                            cards=("Ts", "Tc", "Ah", "7h", "2d"))
+    assert best == BestHand(
+        value=evaluate(hand("Ts 2d Tc Ah 7h")),
+        category="one pair",
+        cards=("Ts", "Tc", "Ah", "7h", "2d"),
+    )
 
 
 def test_best_five_is_frozen():
@@ -359,6 +396,7 @@ def test_best_five_cards_come_from_the_hand_and_make_its_value():
 
 # --- the API's edges --------------------------------------------------------------------------
 
+
 def test_category_names_are_exactly_those_of_the_contract():
     assert evaluator.CATEGORIES == CATEGORY_NAMES
 
@@ -369,12 +407,15 @@ def test_category_refuses_what_is_not_a_hand_value(bad):
         category(bad)
 
 
-@pytest.mark.parametrize("cards, message", [
-    ("As Kd Qh Js", "5, 6 or 7 cards"),
-    ("As Kd Qh Js Tc 9c 8c 7c", "5, 6 or 7 cards"),
-    ("As Kd Qh Js As", "twice"),
-    ("As Kd Qh Js 1c", "bad card code"),
-])
+@pytest.mark.parametrize(
+    "cards, message",
+    [
+        ("As Kd Qh Js", "5, 6 or 7 cards"),
+        ("As Kd Qh Js Tc 9c 8c 7c", "5, 6 or 7 cards"),
+        ("As Kd Qh Js As", "twice"),
+        ("As Kd Qh Js 1c", "bad card code"),
+    ],
+)
 def test_evaluate_and_best_five_refuse_bad_hands(cards, message):
     for function in (evaluate, best_five):
         with pytest.raises(ValueError, match=message):

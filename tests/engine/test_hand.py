@@ -1,5 +1,6 @@
 """The hand state machine's own machinery: start_hand input, blind positions and posts, action
 naming and amounts, timeouts, disconnection, showing, showdown order, events, purity."""
+
 import ast
 import inspect
 import json
@@ -8,9 +9,21 @@ from dataclasses import MISSING, fields
 
 import pytest
 
-from holdem.engine import (HandOptions, HandState, IllegalAction, Legal, PlayerState, SeatIn,
-                           apply_action, apply_disconnect, apply_timeout, legal_actions,
-                           muck_hand, show_hand, start_hand)
+from holdem.engine import (
+    HandOptions,
+    HandState,
+    IllegalAction,
+    Legal,
+    PlayerState,
+    SeatIn,
+    apply_action,
+    apply_disconnect,
+    apply_timeout,
+    legal_actions,
+    muck_hand,
+    show_hand,
+    start_hand,
+)
 from holdem.engine.cards import new_deck
 from tests.engine.conftest import rigged_deck
 
@@ -19,8 +32,10 @@ BOARD = ("2c", "7d", "9h", "Js", "4s")
 
 
 def start(stacks, button, options=NL, holes=None, board=BOARD, posts=None, auto_muck=None):
-    seats = [SeatIn(seat, stack, (posts or {}).get(seat, "none"),
-                    (auto_muck or {}).get(seat, True)) for seat, stack in stacks.items()]
+    seats = [
+        SeatIn(seat, stack, (posts or {}).get(seat, "none"), (auto_muck or {}).get(seat, True))
+        for seat, stack in stacks.items()
+    ]
     deck = rigged_deck(holes or {}, board, button, seats=list(stacks))
     return start_hand(options, seats, button, deck)[0]
 
@@ -38,6 +53,7 @@ def refused(state, seat, action, to=None):
 
 
 # --- the frozen states ------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("cls", [PlayerState, HandState, Legal])
 def test_hand_written_constructors_take_exactly_the_dataclass_fields(cls):
@@ -58,17 +74,21 @@ def test_states_are_frozen_and_equal_by_value():
 
 # --- starting a hand --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("seats, deck, words", [
-    ([SeatIn(0, 100)], None, "at least two players"),
-    ([SeatIn(0, 100), SeatIn(0, 100)], None, "listed twice"),
-    ([SeatIn(0, 100), SeatIn(1, 0)], None, "at least 1"),
-    ([SeatIn(0, 100), SeatIn(1, True)], None, "at least 1"),
-    ([SeatIn(0, 100), SeatIn(10, 100)], None, "0 to 9"),
-    ([SeatIn(0, 100), SeatIn(1, 100, post="maybe")], None, "post must be"),
-    ([SeatIn(0, 100), SeatIn(1, 100)], new_deck()[:11], "at least 12"),
-    ([SeatIn(0, 100), SeatIn(1, 100)], ["As"] * 52, "distinct"),
-    ([SeatIn(0, 100), SeatIn(1, 100)], ["Zz"] + new_deck()[1:], "card codes"),
-])
+
+@pytest.mark.parametrize(
+    "seats, deck, words",
+    [
+        ([SeatIn(0, 100)], None, "at least two players"),
+        ([SeatIn(0, 100), SeatIn(0, 100)], None, "listed twice"),
+        ([SeatIn(0, 100), SeatIn(1, 0)], None, "at least 1"),
+        ([SeatIn(0, 100), SeatIn(1, True)], None, "at least 1"),
+        ([SeatIn(0, 100), SeatIn(10, 100)], None, "0 to 9"),
+        ([SeatIn(0, 100), SeatIn(1, 100, post="maybe")], None, "post must be"),
+        ([SeatIn(0, 100), SeatIn(1, 100)], new_deck()[:11], "at least 12"),
+        ([SeatIn(0, 100), SeatIn(1, 100)], ["As"] * 52, "distinct"),
+        ([SeatIn(0, 100), SeatIn(1, 100)], ["Zz", *new_deck()[1:]], "card codes"),
+    ],
+)
 def test_start_hand_refuses_bad_input_with_a_value_error(seats, deck, words):
     with pytest.raises(ValueError, match=words):
         start_hand(NL, seats, 0, deck if deck is not None else new_deck())
@@ -89,8 +109,9 @@ def test_heads_up_with_a_dead_button_the_first_dealt_seat_after_it_plays_the_but
 
 def test_a_short_big_blind_still_makes_the_others_call_the_full_big_blind():
     # A common card-room rule (Robert's Rules, TDA practice) RULES.md leaves open.
-    state = start({0: 1000, 1: 1000, 2: 30, 3: 1000}, button=0,
-                  holes={2: ("Ac", "Ad"), 3: ("Kc", "Kd")})
+    state = start(
+        {0: 1000, 1: 1000, 2: 30, 3: 1000}, button=0, holes={2: ("Ac", "Ad"), 3: ("Kc", "Kd")}
+    )
     legal = legal_actions(state)
     assert (legal.seat, legal.to_call, legal.min_to) == (3, 100, 200)
     state = play(state, (3, "call"), (0, "fold"), (1, "fold"))
@@ -99,13 +120,14 @@ def test_a_short_big_blind_still_makes_the_others_call_the_full_big_blind():
     result = state.result
     assert result.returned == {3: 50}
     assert [(pot.amount, pot.eligible, pot.winners) for pot in result.pots] == [
-        (90, (2, 3), (2,)), (40, (3,), (3,))]
+        (90, (2, 3), (2,)),
+        (40, (3,), (3,)),
+    ]
     assert result.final_stacks == {0: 1000, 1: 950, 2: 90, 3: 990}
 
 
 def test_heads_up_a_big_blind_all_in_for_less_than_the_small_blind_runs_out_at_once():
-    state = start({0: 1000, 1: 30}, button=0,
-                  holes={0: ("Kc", "Kd"), 1: ("Ac", "Ad")})
+    state = start({0: 1000, 1: 30}, button=0, holes={0: ("Kc", "Kd"), 1: ("Ac", "Ad")})
     assert state.is_over and len(state.board) == 5
     assert state.result.returned == {0: 20}
     assert state.result.final_stacks == {0: 970, 1: 60}
@@ -121,16 +143,17 @@ def test_a_live_post_counts_as_the_bet_and_gets_the_option():
 
 
 def test_a_dead_small_blind_goes_to_the_pot_and_is_lost_with_the_hand():
-    state = start({0: 1000, 1: 1000, 2: 1000, 3: 1000}, button=0,
-                  posts={3: "big_and_dead_small"})
+    state = start({0: 1000, 1: 1000, 2: 1000, 3: 1000}, button=0, posts={3: "big_and_dead_small"})
     assert state.bets[3] == 100 and state.committed[3] == 150 and state.pot_total == 300
-    state = play(state, (3, "check"), (0, "fold"), (1, "fold"), (2, "check"),
-                 (2, "bet", 100), (3, "fold"))
+    state = play(
+        state, (3, "check"), (0, "fold"), (1, "fold"), (2, "check"), (2, "bet", 100), (3, "fold")
+    )
     assert state.result.final_stacks == {0: 1000, 1: 950, 2: 1200, 3: 850}
     assert state.result.returned == {2: 100}
 
 
 # --- naming the action and its amount ---------------------------------------------------------
+
 
 def test_bet_raise_call_and_check_must_fit_the_situation():
     state = start({0: 1000, 1: 1000, 2: 1000}, button=0)
@@ -141,9 +164,20 @@ def test_bet_raise_call_and_check_must_fit_the_situation():
     assert refused(state, 1, "call").code == "nothing_to_call"
 
 
-@pytest.mark.parametrize("action, to", [("fold", 100), ("check", 0), ("call", 50),
-                                        ("all_in", 999), ("raise", None), ("raise", "300"),
-                                        ("raise", 300.0), ("raise", -5), ("raise", False)])
+@pytest.mark.parametrize(
+    "action, to",
+    [
+        ("fold", 100),
+        ("check", 0),
+        ("call", 50),
+        ("all_in", 999),
+        ("raise", None),
+        ("raise", "300"),
+        ("raise", 300.0),
+        ("raise", -5),
+        ("raise", False),
+    ],
+)
 def test_bad_amounts_are_refused_as_bad_amount(action, to):
     state = start({0: 1000, 1: 1000, 2: 1000}, button=0)
     assert refused(state, 0, action, to).code == "bad_amount"
@@ -179,8 +213,10 @@ def test_going_all_in_above_the_pot_limit_is_refused_but_calling_all_in_is_not()
     state = start({0: 1000, 1: 1000, 2: 5000}, button=2, options=options)
     assert "all_in" not in legal_actions(state).actions
     error = refused(state, 2, "all_in")
-    assert (error.code, error.message) == ("above_pot_limit",
-                                           "pot limit: the most you can raise to is 350")
+    assert (error.code, error.message) == (
+        "above_pot_limit",
+        "pot limit: the most you can raise to is 350",
+    )
     state = play(state, (2, "raise", 350), (0, "raise", 1000))
     after, _ = apply_action(state, 1, "all_in")  # all in for less than the bet: a call
     assert after.player(1).all_in
@@ -236,14 +272,22 @@ def test_raise_cap_zero_allows_the_bet_and_calls_only():
 
 # --- timeouts and disconnection (RULES.md 5) --------------------------------------------------
 
+
 def test_a_timeout_checks_when_nothing_is_owed_and_folds_otherwise():
     state = start({0: 1000, 1: 1000, 2: 1000}, button=0)
     state, events = apply_timeout(state, 0)
     assert state.player(0).folded
-    assert events[0].as_dict() == {"kind": "action", "seat": 0, "action": "fold",
-                                         "amount": 0, "to": 0, "stack": 1000,
-                                         "all_in": False, "reason": "timeout",
-                                         "private_to": None}
+    assert events[0].as_dict() == {
+        "kind": "action",
+        "seat": 0,
+        "action": "fold",
+        "amount": 0,
+        "to": 0,
+        "stack": 1000,
+        "all_in": False,
+        "reason": "timeout",
+        "private_to": None,
+    }
     state = play(state, (1, "call"))
     state, events = apply_timeout(state, 2)
     assert events[0].action == "check" and state.street == "flop"
@@ -259,8 +303,11 @@ def test_a_timeout_is_refused_for_a_seat_not_to_act_and_after_the_hand():
 
 
 def test_a_protected_player_stops_acting_keeps_its_stack_and_can_win_only_what_it_matched():
-    state = start({0: 3000, 1: 3000, 2: 3000}, button=0,
-                  holes={0: ("Kc", "Kd"), 1: ("Ac", "Ad"), 2: ("Qh", "Qs")})
+    state = start(
+        {0: 3000, 1: 3000, 2: 3000},
+        button=0,
+        holes={0: ("Kc", "Kd"), 1: ("Ac", "Ad"), 2: ("Qh", "Qs")},
+    )
     state = play(state, (0, "call"), (1, "call"), (2, "check"))
     state, events = apply_disconnect(state, 1, protect=True)
     assert events[0].kind == "all_in_protected" and state.to_act == 2
@@ -269,7 +316,9 @@ def test_a_protected_player_stops_acting_keeps_its_stack_and_can_win_only_what_i
         state = play(state, (state.to_act, "check"))
     result = state.result
     assert [(pot.amount, pot.eligible, pot.winners) for pot in result.pots] == [
-        (300, (0, 1, 2), (1,)), (1000, (0, 2), (0,))]
+        (300, (0, 1, 2), (1,)),
+        (1000, (0, 2), (0,)),
+    ]
     assert result.final_stacks == {0: 3400, 1: 3200, 2: 2400}
 
 
@@ -280,8 +329,12 @@ def test_protecting_the_only_other_player_ends_the_betting_and_returns_the_bet()
     assert state.is_over and len(state.board) == 5
     assert state.result.returned == {1: 200}
     # RULES.md 4: no betting is left, so the hands are turned face up before the run-out.
-    assert [event.kind for event in events][:4] == ["all_in_protected", "uncalled_returned",
-                                                    "hands_tabled", "street"]
+    assert [event.kind for event in events][:4] == [
+        "all_in_protected",
+        "uncalled_returned",
+        "hands_tabled",
+        "street",
+    ]
 
 
 def test_disconnect_without_protection_folds_out_of_turn_and_the_turn_stays():
@@ -303,6 +356,7 @@ def test_protecting_twice_changes_nothing():
 
 # --- the end of the hand ----------------------------------------------------------------------
 
+
 def test_only_the_uncontested_winner_may_show_and_only_once_it_is_over():
     state = start({0: 1000, 1: 1000, 2: 1000}, button=0, holes={2: ("Ah", "Kh")})
     with pytest.raises(IllegalAction) as caught:
@@ -313,8 +367,12 @@ def test_only_the_uncontested_winner_may_show_and_only_once_it_is_over():
         show_hand(state, 1)
     shown, events = show_hand(state, 2)
     assert shown.result.shown == {2: ("Ah", "Kh")} and shown.result.best == {}
-    assert events[0].as_dict() == {"kind": "hand_shown", "seat": 2, "hole": ["Ah", "Kh"],
-                                   "private_to": None}
+    assert events[0].as_dict() == {
+        "kind": "hand_shown",
+        "seat": 2,
+        "hole": ["Ah", "Kh"],
+        "private_to": None,
+    }
     assert show_hand(shown, 2) == (shown, [])
 
 
@@ -322,8 +380,7 @@ def test_a_shown_winner_after_the_flop_has_a_best_hand():
     state = start({0: 1000, 1: 1000}, button=0, holes={1: ("Jh", "Jc")})
     state = play(state, (0, "call"), (1, "check"), (1, "bet", 100), (0, "fold"))
     state, _ = show_hand(state, 1)
-    assert state.result.best[1] == {"category": "one pair",
-                                    "cards": ("Jh", "Jc", "9h", "7d", "2c")}
+    assert state.result.best[1] == {"category": "one pair", "cards": ("Jh", "Jc", "9h", "7d", "2c")}
 
 
 def test_the_street_reads_showdown_after_a_showdown_and_over_after_an_uncontested_win():
@@ -376,14 +433,25 @@ def test_an_all_in_run_out_turns_every_hand_face_up_and_nobody_mucks():
     assert kinds.index("hands_tabled") < kinds.index("street")
     tabled = next(event for event in events if event.kind == "hands_tabled")
     assert tabled.hands == {0: ("Ac", "Ad"), 1: ("Kc", "Kd"), 2: ("Qc", "Qd")}
-    assert set(state.result.shown) == {0, 1, 2} and state.result.mucked == state.result.undecided == ()
+    assert (
+        set(state.result.shown) == {0, 1, 2} and state.result.mucked == state.result.undecided == ()
+    )
 
 
 def test_the_last_aggressor_shows_first_and_a_beaten_caller_mucks():
     holes = {0: ("Kc", "Kd"), 1: ("Qc", "Qd")}
     state = start({0: 1000, 1: 1000}, button=0, holes=holes)
-    state = play(state, (0, "call"), (1, "check"), (1, "check"), (0, "check"),
-                 (1, "check"), (0, "check"), (1, "check"), (0, "bet", 100))
+    state = play(
+        state,
+        (0, "call"),
+        (1, "check"),
+        (1, "check"),
+        (0, "check"),
+        (1, "check"),
+        (0, "check"),
+        (1, "check"),
+        (0, "bet", 100),
+    )
     state, events = apply_action(state, 1, "call")
     # Heads-up the big blind (seat 1) would show first, but seat 0 bet the river.
     shows = [(event.kind, event.seat) for event in events if event.kind in ("showdown", "mucked")]
@@ -393,6 +461,7 @@ def test_the_last_aggressor_shows_first_and_a_beaten_caller_mucks():
 
 # --- events -----------------------------------------------------------------------------------
 
+
 def test_events_are_json_primitives_and_only_hole_cards_are_private():
     seats = [SeatIn(seat, 1000) for seat in (0, 3, 5)]
     state, events = start_hand(NL, seats, 0, rigged_deck({}, BOARD, 0, seats=[0, 3, 5]))
@@ -401,8 +470,16 @@ def test_events_are_json_primitives_and_only_hole_cards_are_private():
         state, more = apply_action(state, seat, action)
         events += more
     kinds = {event.kind for event in events}
-    assert {"hand_started", "blind_posted", "hole_cards", "action", "street", "showdown",
-            "pot_awarded", "hand_ended"} <= kinds
+    assert {
+        "hand_started",
+        "blind_posted",
+        "hole_cards",
+        "action",
+        "street",
+        "showdown",
+        "pot_awarded",
+        "hand_ended",
+    } <= kinds
     for event in events:
         record = event.as_dict()
         assert json.loads(json.dumps(record)) == record and record["kind"] == event.kind
@@ -419,15 +496,28 @@ def test_the_same_inputs_give_the_same_states_and_events():
             state, more = apply_action(state, *move)
             events += more
         return state, [event.as_dict() for event in events]
+
     assert run() == run()
 
 
 # --- purity (STYLE.md 1) ----------------------------------------------------------------------
 
+
 def test_nothing_under_holdem_engine_imports_django_channels_celery_or_io():
     engine_dir = pathlib.Path(__file__).resolve().parents[2] / "holdem" / "engine"
-    forbidden = {"django", "channels", "celery", "random", "secrets", "time", "datetime",
-                 "socket", "os", "threading", "asyncio"}
+    forbidden = {
+        "django",
+        "channels",
+        "celery",
+        "random",
+        "secrets",
+        "time",
+        "datetime",
+        "socket",
+        "os",
+        "threading",
+        "asyncio",
+    }
     for path in sorted(engine_dir.rglob("*.py")):
         tree = ast.parse(path.read_text(), filename=str(path))
         for node in ast.walk(tree):
@@ -443,9 +533,11 @@ def test_nothing_under_holdem_engine_imports_django_channels_celery_or_io():
 
 def test_events_take_positional_or_named_values_with_defaults_and_stay_frozen():
     from holdem.engine.events import ActionTaken, Event
+
     action = ActionTaken(3, "call", 100, 100, 900, False)
-    assert action == ActionTaken(seat=3, action="call", amount=100, to=100, stack=900,
-                                 all_in=False, reason=None)
+    assert action == ActionTaken(
+        seat=3, action="call", amount=100, to=100, stack=900, all_in=False, reason=None
+    )
     assert action.reason is None and isinstance(action, Event)
     with pytest.raises(TypeError, match="needs"):
         ActionTaken(3, "call")

@@ -1,4 +1,5 @@
 """Side pots, rake and splitting (holdem/engine/pots.py), as pure functions on chip counts."""
+
 import pytest
 
 from holdem.engine.pots import Pot, Stake, pot_rakes, side_pots, split_pot
@@ -48,8 +49,14 @@ def test_chips_above_every_contender_stay_with_the_last_pot():
 
 
 def test_pots_always_hold_every_chip():
-    stakes = [Stake(1, 37, capped=True), Stake(2, 1000), Stake(3, 512, capped=True),
-              Stake(4, 999, contending=False), Stake(5, 1000, dead=25), Stake(6, 3)]
+    stakes = [
+        Stake(1, 37, capped=True),
+        Stake(2, 1000),
+        Stake(3, 512, capped=True),
+        Stake(4, 999, contending=False),
+        Stake(5, 1000, dead=25),
+        Stake(6, 3),
+    ]
     pots = side_pots(stakes)
     assert sum(pot.amount for pot in pots) == sum(s.live + s.dead for s in stakes)
 

@@ -3,14 +3,22 @@
 Chips conserved, no negative stack, every listed action accepted, unlisted ones refused, JSON
 round trip exact, determinism, termination, and views that never leak a hidden card.
 """
+
 import json
 import random
 from dataclasses import dataclass, field
 
-from hypothesis import HealthCheck, given, note, settings, strategies as st
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
 
 from tests.engine.conftest import (
-    ALL_CARDS, assert_chips_conserved, cards_in, clockwise_from, engine, hand_options, refused,
+    ALL_CARDS,
+    assert_chips_conserved,
+    cards_in,
+    clockwise_from,
+    engine,
+    hand_options,
+    refused,
     seat_view,
 )
 
@@ -21,8 +29,9 @@ MAX_STEPS = 500
 STREETS = ("preflop", "flop", "turn", "river", "showdown", "over")
 BOARD_SIZE = {"preflop": 0, "flop": 3, "turn": 4, "river": 5}
 
-PROPERTY_SETTINGS = settings(max_examples=200, deadline=None,
-                             suppress_health_check=[HealthCheck.too_slow])
+PROPERTY_SETTINGS = settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @dataclass(frozen=True)
@@ -40,9 +49,15 @@ class Table:
         return hand_options(**dict(self.options_kwargs))
 
     def start(self):
-        seat_ins = [engine.SeatIn(seat=seat, stack=stack, post=self.posts.get(seat, "none"),
-                                  auto_muck=self.auto_muck.get(seat, True))
-                    for seat, stack in self.stacks.items()]
+        seat_ins = [
+            engine.SeatIn(
+                seat=seat,
+                stack=stack,
+                post=self.posts.get(seat, "none"),
+                auto_muck=self.auto_muck.get(seat, True),
+            )
+            for seat, stack in self.stacks.items()
+        ]
         return engine.start_hand(self.options(), seat_ins, self.button, list(self.deck))
 
 
@@ -54,21 +69,29 @@ def tables(draw):
     button = draw(st.integers(0, 9))
     structure = draw(st.sampled_from(["no_limit", "pot_limit", "fixed_limit"]))
     if draw(st.booleans()):  # RULES.md 3: dynamic blinds from the smallest stack dealt in
-        stacks = {seat: draw(st.one_of(st.integers(1, 80), st.integers(20, 20_000)))
-                  for seat in seats}
-        small, big = engine.dynamic_blinds(list(stacks.values()),
-                                           draw(st.sampled_from([10, 1, 5])))
+        stacks = {
+            seat: draw(st.one_of(st.integers(1, 80), st.integers(20, 20_000))) for seat in seats
+        }
+        small, big = engine.dynamic_blinds(list(stacks.values()), draw(st.sampled_from([10, 1, 5])))
     else:
         big = draw(st.sampled_from([2, 10, 20, 100]))
         small = max(1, big // 2)
-        stacks = {seat: draw(st.one_of(st.integers(1, 3 * big), st.integers(big, 200 * big)))
-                  for seat in seats}
-    rake_percent, rake_cap = draw(st.sampled_from([(0, None), (5, None), (5, 30), (2.5, 7),
-                                                   (10, 0)]))
-    options_kwargs = (("structure", structure), ("small_blind", small), ("big_blind", big),
-                      ("raise_cap", draw(st.sampled_from([None, 1, 2, 3, 4]))),
-                      ("min_raise", draw(st.sampled_from(["full", "any"]))),
-                      ("rake_percent", rake_percent), ("rake_cap", rake_cap))
+        stacks = {
+            seat: draw(st.one_of(st.integers(1, 3 * big), st.integers(big, 200 * big)))
+            for seat in seats
+        }
+    rake_percent, rake_cap = draw(
+        st.sampled_from([(0, None), (5, None), (5, 30), (2.5, 7), (10, 0)])
+    )
+    options_kwargs = (
+        ("structure", structure),
+        ("small_blind", small),
+        ("big_blind", big),
+        ("raise_cap", draw(st.sampled_from([None, 1, 2, 3, 4]))),
+        ("min_raise", draw(st.sampled_from(["full", "any"]))),
+        ("rake_percent", rake_percent),
+        ("rake_cap", rake_cap),
+    )
     posts = {}
     order = clockwise_from(button, seats)
     if len(seats) >= 4 and draw(st.booleans()):
@@ -78,26 +101,38 @@ def tables(draw):
             posts[seat] = draw(st.sampled_from(["big", "big_and_dead_small"]))
     auto_muck = {seat: draw(st.booleans()) for seat in seats}
     deck = tuple(random.Random(draw(st.integers(0, 2**32 - 1))).sample(ALL_CARDS, 52))
-    return Table(options_kwargs=options_kwargs, stacks=stacks, button=button, posts=posts,
-                 auto_muck=auto_muck, deck=deck, play_seed=draw(st.integers(0, 2**32 - 1)),
-                 disconnect_rate=draw(st.sampled_from([0.03, 0.03, 0.25])))
+    return Table(
+        options_kwargs=options_kwargs,
+        stacks=stacks,
+        button=button,
+        posts=posts,
+        auto_muck=auto_muck,
+        deck=deck,
+        play_seed=draw(st.integers(0, 2**32 - 1)),
+        disconnect_rate=draw(st.sampled_from([0.03, 0.03, 0.25])),
+    )
 
 
 # --- random legal play ------------------------------------------------------------------------
 
+
 def seats_still_betting(state):
     """Seats that are in the hand, not all in and not protected (from the public view)."""
     view = engine.view(state, None)
-    return [seat for seat in state.stacks
-            if not any(seat_view(view, seat)[flag] for flag in ("folded", "all_in", "protected"))]
+    return [
+        seat
+        for seat in state.stacks
+        if not any(seat_view(view, seat)[flag] for flag in ("folded", "all_in", "protected"))
+    ]
 
 
 def amounts_to_try(legal, rng=None):
     """min_to, max_to and a value in between (docs/engine-api.md: the bounds of `to`)."""
     amounts = {legal.min_to, legal.max_to}
     if legal.max_to > legal.min_to + 1:
-        amounts.add((rng or random.Random(legal.max_to)).randint(legal.min_to + 1,
-                                                                 legal.max_to - 1))
+        amounts.add(
+            (rng or random.Random(legal.max_to)).randint(legal.min_to + 1, legal.max_to - 1)
+        )
     return sorted(amounts)
 
 
@@ -159,6 +194,7 @@ def play_random_hand(table, check_step=None):
 
 # --- the properties ---------------------------------------------------------------------------
 
+
 @PROPERTY_SETTINGS
 @given(tables())
 def test_chips_are_conserved_to_the_chip_at_every_step_and_at_the_end(table):
@@ -173,7 +209,7 @@ def test_chips_are_conserved_to_the_chip_at_every_step_and_at_the_end(table):
         # docs/engine-api.md: after the hole cards, burn + 3, burn + 1, burn + 1.
         after_holes = 2 * len(table.stacks)
         board_positions = [after_holes + offset for offset in (1, 2, 3, 5, 7)]
-        assert list(state.board) == [table.deck[i] for i in board_positions][:len(state.board)]
+        assert list(state.board) == [table.deck[i] for i in board_positions][: len(state.board)]
         legal = engine.legal_actions(state)
         if legal is not None:
             raising = {"bet", "raise"} & set(legal.actions)
@@ -226,10 +262,12 @@ def test_every_listed_legal_action_is_accepted(table):
         for action in legal.actions:
             amounts = amounts_to_try(legal) if action in ("bet", "raise") else [None]
             for to in amounts:
-                new_state, events = apply_move(state, ("act", legal.seat, action, to))
+                new_state, _events = apply_move(state, ("act", legal.seat, action, to))
                 assert all(chips >= 0 for chips in new_state.stacks.values())
-                assert new_state.total_chips + (
-                    new_state.result.rake if new_state.is_over else 0) == state.total_chips
+                assert (
+                    new_state.total_chips + (new_state.result.rake if new_state.is_over else 0)
+                    == state.total_chips
+                )
         # RULES.md 5: a timeout checks if nothing is owed, else folds.
         timed_out, _ = apply_move(state, ("timeout", legal.seat))
         folded = seat_view(engine.view(timed_out, None), legal.seat)["folded"]
@@ -254,8 +292,12 @@ def test_unlisted_actions_are_refused_and_leave_the_state_equal(table):
             return
         for action in ACTIONS:
             if action not in legal.actions:
-                refused(state, legal.seat, action,
-                        to=legal.current_bet + 1 if action in ("bet", "raise") else None)
+                refused(
+                    state,
+                    legal.seat,
+                    action,
+                    to=legal.current_bet + 1 if action in ("bet", "raise") else None,
+                )
         if legal.min_to is not None:
             for action in ("bet", "raise"):
                 if action in legal.actions:
@@ -264,8 +306,12 @@ def test_unlisted_actions_are_refused_and_leave_the_state_equal(table):
         others = [seat for seat in [*table.stacks, 10] if seat != legal.seat]
         for seat in random.Random(len(state.board) + legal.seat).sample(others, 2):
             refused(state, seat, "fold")
-            refused(state, seat, legal.actions[0],
-                    to=legal.min_to if legal.actions[0] in ("bet", "raise") else None)
+            refused(
+                state,
+                seat,
+                legal.actions[0],
+                to=legal.min_to if legal.actions[0] in ("bet", "raise") else None,
+            )
 
     play_random_hand(table, check)
 
@@ -322,7 +368,7 @@ def test_same_inputs_give_the_same_hand(table):
 @PROPERTY_SETTINGS
 @given(tables())
 def test_every_hand_terminates_with_a_result(table):
-    state, moves, events = play_random_hand(table)
+    state, _moves, events = play_random_hand(table)
     assert state.is_over
     assert state.to_act is None and engine.legal_actions(state) is None
     result = state.result
@@ -347,7 +393,7 @@ def test_spectator_view_never_shows_a_hole_card_before_showdown(table):
     def check(state, events):
         if not hidden:
             seats = list(table.stacks)
-            hidden.update(table.deck[:2 * len(seats)])  # the hole cards come off the front
+            hidden.update(table.deck[: 2 * len(seats)])  # the hole cards come off the front
         public = set(state.board) | _revealed_cards(state)
         view = engine.view(state, None)
         assert cards_in(view) <= public
@@ -372,7 +418,7 @@ def test_a_player_view_shows_only_their_own_hole_cards(table):
                 own[seat] = set(seat_view(engine.view(state, seat), seat)["hole"])
                 assert len(own[seat]) == 2
             dealt = set().union(*own.values())
-            assert dealt == set(table.deck[:2 * len(table.stacks)])
+            assert dealt == set(table.deck[: 2 * len(table.stacks)])
         for event in events:
             if event.private_to is not None:
                 assert event.kind == "hole_cards"

@@ -2,19 +2,36 @@
 
 Each test cites the bullet it checks; amounts are worked out by hand in the comments.
 """
+
 import random
 import secrets
 
 import pytest
 
 from tests.engine.conftest import (
-    ALL_CARDS, FL_STACKS, FOUR_DEEP, SIX_DEEP, act, assert_chips_conserved, cards_in, check_down,
-    deal, engine, fixed_limit, hand_options, hole_of, limped_flop, nl, play, refused, rigged_deck,
+    ALL_CARDS,
+    FL_STACKS,
+    FOUR_DEEP,
+    SIX_DEEP,
+    act,
+    assert_chips_conserved,
+    cards_in,
+    check_down,
+    deal,
+    engine,
+    fixed_limit,
+    hole_of,
+    limped_flop,
+    nl,
+    play,
+    refused,
+    rigged_deck,
     seat_view,
 )
 
 # --- RULES.md 3: "One 52-card deck, shuffled before every hand by Fisher-Yates from a
 # cryptographically secure generator (secrets)..." ------------------------------------------------
+
 
 class RandrangeOnly:
     """A generator that offers nothing but randrange, and records every call."""
@@ -81,6 +98,7 @@ def test_shuffle_can_leave_a_card_in_place_and_spreads_cards_over_every_position
 # the players dealt in, rounded down to an even number of chips and at least 2; small blind =
 # half of it." -----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("stacks", "percent", "blinds"),
     [
@@ -93,7 +111,8 @@ def test_shuffle_can_leave_a_card_in_place_and_spreads_cards_over_every_position
     ],
 )
 def test_dynamic_big_blind_is_the_percent_of_the_smallest_stack_rounded_down_to_even(
-        stacks, percent, blinds):
+    stacks, percent, blinds
+):
     assert tuple(engine.dynamic_blinds(stacks, percent)) == blinds
 
 
@@ -106,6 +125,7 @@ def test_dynamic_big_blind_is_at_least_two_chips(smallest):
 # --- RULES.md 3: "Small blind left of the button, big blind left of it. Heads-up: the button
 # posts the small blind and acts first before the flop, last after it." -------------------------
 
+
 @pytest.mark.parametrize(
     ("seats", "button", "small", "big", "first"),
     [
@@ -117,8 +137,9 @@ def test_dynamic_big_blind_is_at_least_two_chips(smallest):
     ],
 )
 def test_small_blind_sits_left_of_the_button_and_big_blind_left_of_it(
-        seats, button, small, big, first):
-    state, _ = deal(nl(), {seat: 10_000 for seat in seats}, button)
+    seats, button, small, big, first
+):
+    state, _ = deal(nl(), dict.fromkeys(seats, 10000), button)
     assert state.button == button
     assert state.small_blind_seat == small
     assert state.big_blind_seat == big
@@ -166,6 +187,7 @@ def test_heads_up_with_a_dead_button_the_next_dealt_seat_is_the_button():
 
 # --- RULES.md 3: "A player whose stack is smaller than a blind posts what they have and is
 # all in." ---------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(("short_seat", "stack"), [(1, 30), (2, 60), (2, 100)])
 def test_a_blind_bigger_than_the_stack_posts_what_it_has_and_is_all_in(short_seat, stack):
@@ -230,18 +252,22 @@ def test_a_card_is_burned_before_the_flop_the_turn_and_the_river():
     state = play(state, [(3, "call"), (0, "call"), (1, "call"), (2, "check")])
     assert state.street == "flop" and list(state.board) == d[9:12]
     state = play(state, [(1, "check"), (2, "check"), (3, "check"), (0, "check")])
-    assert state.street == "turn" and list(state.board) == d[9:12] + [d[13]]
+    assert state.street == "turn" and list(state.board) == [*d[9:12], d[13]]
     state = play(state, [(1, "check"), (2, "check"), (3, "check"), (0, "check")])
-    assert state.street == "river" and list(state.board) == d[9:12] + [d[13], d[15]]
+    assert state.street == "river" and list(state.board) == [*d[9:12], d[13], d[15]]
     state = play(state, [(1, "check"), (2, "check"), (3, "check"), (0, "check")])
     assert state.is_over
-    assert list(state.board) == d[9:12] + [d[13], d[15]]
+    assert list(state.board) == [*d[9:12], d[13], d[15]]
 
 
 def test_the_rigged_deck_builder_follows_the_same_dealing_order():
     # The builder the other tests rely on, checked against the engine once.
-    deck = rigged_deck({1: ("As", "Kd"), 3: ("7c", "7d")}, ("2h", "3h", "4h", "5s", "9c"),
-                       button=3, seats=[1, 3, 6])
+    deck = rigged_deck(
+        {1: ("As", "Kd"), 3: ("7c", "7d")},
+        ("2h", "3h", "4h", "5s", "9c"),
+        button=3,
+        seats=[1, 3, 6],
+    )
     state, _ = deal(nl(), {1: 5000, 3: 5000, 6: 5000}, 3, deck=deck)
     assert hole_of(state, 1) == {"As", "Kd"}
     assert hole_of(state, 3) == {"7c", "7d"}
@@ -265,19 +291,22 @@ def test_there_is_a_betting_round_before_the_flop_and_after_each_deal():
 # player left of the button. Big-blind option: if nobody raised, the big blind may still
 # raise." -----------------------------------------------------------------------------------------
 
+
 def test_after_the_flop_the_first_active_player_left_of_the_button_acts_first():
     state, _ = deal(nl(), SIX_DEEP, 0)
     # The small blind (seat 1) folds, so the big blind (seat 2) opens the flop.
-    state = play(state, [(3, "call"), (4, "call"), (5, "call"), (0, "call"), (1, "fold"),
-                         (2, "check")])
+    state = play(
+        state, [(3, "call"), (4, "call"), (5, "call"), (0, "call"), (1, "fold"), (2, "check")]
+    )
     assert state.street == "flop"
     assert state.to_act == 2
 
 
 def test_after_the_flop_the_order_skips_folded_players_on_the_way_round():
     state, _ = deal(nl(), SIX_DEEP, 0)
-    state = play(state, [(3, "fold"), (4, "call"), (5, "call"), (0, "call"), (1, "call"),
-                         (2, "check")])
+    state = play(
+        state, [(3, "fold"), (4, "call"), (5, "call"), (0, "call"), (1, "call"), (2, "check")]
+    )
     state = play(state, [(1, "check"), (2, "check"), (4, "check"), (5, "check"), (0, "check")])
     assert state.street == "turn" and state.to_act == 1
 
@@ -320,6 +349,7 @@ def test_big_blind_option_raise_reopens_the_betting_for_the_limpers():
 
 # --- RULES.md 3: "Actions: fold, check (nothing to call), call, bet (nothing to call yet),
 # raise, all in." ---------------------------------------------------------------------------------
+
 
 def test_with_nothing_to_call_a_player_may_check_or_bet_but_not_call_or_raise():
     state = limped_flop()
@@ -374,6 +404,7 @@ def test_a_folded_player_is_never_asked_to_act_again():
 
 # RULES.md 3: "No limit: bet or raise up to the whole stack."
 
+
 def test_no_limit_allows_a_raise_of_the_whole_stack_and_no_more():
     stacks = {0: 10_000, 1: 10_000, 2: 10_000, 3: 2_500}
     state, _ = deal(nl(), stacks, 0)
@@ -398,6 +429,7 @@ def test_no_limit_bet_after_the_flop_may_be_the_whole_stack():
 
 # RULES.md 3: "Pot limit: at most current bet + pot + the amount to call, all bets on the table
 # counted in the pot."
+
 
 def test_pot_limit_first_to_act_with_blinds_50_100_may_raise_to_350():
     state, _ = deal(nl(structure="pot_limit"), FOUR_DEEP, 0)
@@ -461,6 +493,7 @@ def test_pot_limit_counts_a_dead_small_blind_in_the_pot():
 
 # RULES.md 3: "Fixed limit: bets and raises are exactly the small bet in the first two rounds
 # and the big bet in the last two."
+
 
 def test_fixed_limit_bets_and_raises_are_exactly_the_small_bet_then_the_big_bet():
     state, _ = deal(fixed_limit(), FL_STACKS, 0)

@@ -3,18 +3,35 @@
 Hands are played through start_hand/apply_action with rigged decks; every test checks that
 no chip is created or lost.
 """
+
 import pytest
 
 from tests.engine.conftest import (
-    act, assert_chips_conserved, cards_in, check_down, deal, engine, hand_options, play, refused,
+    act,
+    assert_chips_conserved,
+    cards_in,
+    check_down,
+    deal,
+    engine,
+    hand_options,
+    play,
+    refused,
     seat_view,
 )
 
 # A board no pocket pair below can improve to more than one pair (no straight, no flush draw
 # completes): pocket pairs rank by their own rank.
 DRY_BOARD = ("2c", "7d", "9h", "Js", "4s")
-PAIRS = {"A": ("Ac", "Ad"), "K": ("Kc", "Kd"), "Q": ("Qc", "Qd"), "T": ("Tc", "Td"),
-         "8": ("8c", "8d"), "6": ("6c", "6d"), "5": ("5c", "5d"), "3": ("3c", "3d")}
+PAIRS = {
+    "A": ("Ac", "Ad"),
+    "K": ("Kc", "Kd"),
+    "Q": ("Qc", "Qd"),
+    "T": ("Tc", "Td"),
+    "8": ("8c", "8d"),
+    "6": ("6c", "6d"),
+    "5": ("5c", "5d"),
+    "3": ("3c", "3d"),
+}
 
 
 def nl(**overrides):
@@ -38,17 +55,24 @@ def _worked_example(ranks):
     holes = {seat: PAIRS[rank] for seat, rank in ranks.items()}
     state, _ = deal(nl(), WORKED_STACKS, 4, holes=holes, board=DRY_BOARD)
     # Preflop order 1 2 3 4 5 6: player 1 makes it 500, 2-4 call, 5 and 6 call all in.
-    state = play(state, [(1, "raise", 500), (2, "call"), (3, "call"), (4, "call"), (5, "call"),
-                         (6, "call")])
+    state = play(
+        state, [(1, "raise", 500), (2, "call"), (3, "call"), (4, "call"), (5, "call"), (6, "call")]
+    )
     assert state.committed == {1: 500, 2: 500, 3: 500, 4: 500, 5: 400, 6: 200}
     # [003]: the pot is split to show the all-in levels; the view lists the pots as they stand.
     assert state.street == "flop"
-    assert [(pot["amount"], set(pot["eligible"])) for pot in engine.view(state, None)["pots"]] \
-        == [(1_200, {1, 2, 3, 4, 5, 6}), (1_000, {1, 2, 3, 4, 5}), (400, {1, 2, 3, 4})]
+    assert [(pot["amount"], set(pot["eligible"])) for pot in engine.view(state, None)["pots"]] == [
+        (1_200, {1, 2, 3, 4, 5, 6}),
+        (1_000, {1, 2, 3, 4, 5}),
+        (400, {1, 2, 3, 4}),
+    ]
     state = check_down(state)  # players 1-4 check the flop, turn and river
     assert state.is_over
-    assert pots_of(state) == [(1_200, {1, 2, 3, 4, 5, 6}), (1_000, {1, 2, 3, 4, 5}),
-                              (400, {1, 2, 3, 4})]
+    assert pots_of(state) == [
+        (1_200, {1, 2, 3, 4, 5, 6}),
+        (1_000, {1, 2, 3, 4, 5}),
+        (400, {1, 2, 3, 4}),
+    ]
     assert_chips_conserved(state, WORKED_STACKS)
     return state
 
@@ -96,6 +120,7 @@ def test_an_all_in_player_wins_from_each_other_player_at_most_what_they_put_in()
 # --- RULES.md 4: "Best five of seven cards; any combination of hole and board cards, the board
 # may play." and "ties are broken by the ranks of the five cards only, never by unused cards" ---
 
+
 def _heads_up_check_down(holes, board, stacks=None):
     stacks = stacks or {0: 1_000, 1: 1_000}
     state, _ = deal(nl(), stacks, 0, holes=holes, board=board)
@@ -106,24 +131,21 @@ def _heads_up_check_down(holes, board, stacks=None):
 
 def test_when_the_board_is_everyones_best_hand_the_pot_is_split():
     # The board is a 5-to-9 straight; neither player's cards improve it.
-    state = _heads_up_check_down({0: ("2d", "2h"), 1: ("Kd", "Qh")},
-                                 ("5c", "6d", "7h", "8s", "9c"))
+    state = _heads_up_check_down({0: ("2d", "2h"), 1: ("Kd", "Qh")}, ("5c", "6d", "7h", "8s", "9c"))
     assert set(state.result.pots[0].winners) == {0, 1}
     assert state.result.final_stacks == {0: 1_000, 1: 1_000}
 
 
 def test_a_hand_may_use_a_single_hole_card():
     # Four hearts on board: one heart in the hand makes a flush, beating trip aces.
-    state = _heads_up_check_down({0: ("Qh", "4s"), 1: ("As", "Ad")},
-                                 ("Ah", "Kh", "7h", "2h", "3d"))
+    state = _heads_up_check_down({0: ("Qh", "4s"), 1: ("As", "Ad")}, ("Ah", "Kh", "7h", "2h", "3d"))
     assert state.result.final_stacks == {0: 1_100, 1: 900}
     assert state.result.best[0]["category"] == "flush"
 
 
 def test_unused_cards_never_break_a_tie():
     # Both play A K Q J 8; the 2 and the 4 do not count.
-    state = _heads_up_check_down({0: ("Jc", "2d"), 1: ("Jd", "4c")},
-                                 ("Ah", "Kd", "Qc", "8s", "3h"))
+    state = _heads_up_check_down({0: ("Jc", "2d"), 1: ("Jd", "4c")}, ("Ah", "Kd", "Qc", "8s", "3h"))
     assert state.result.final_stacks == {0: 1_000, 1: 1_000}
 
 
@@ -149,15 +171,17 @@ def test_the_better_ranked_hand_wins_the_showdown(winner_hole, loser_hole, board
 # own; the odd chips of a pot that does not divide evenly all go to the first of its winners
 # clockwise from the button. Pots are never merged before splitting." ------------------------------
 
-@pytest.mark.parametrize(("button", "small", "big", "first_to_act", "odd_chip_seat"),
-                         [(0, 1, 2, 0, 2), (1, 2, 0, 1, 0)])
+
+@pytest.mark.parametrize(
+    ("button", "small", "big", "first_to_act", "odd_chip_seat"), [(0, 1, 2, 0, 2), (1, 2, 0, 1, 0)]
+)
 def test_odd_chip_goes_to_the_first_winner_clockwise_from_the_button(
-        button, small, big, first_to_act, odd_chip_seat):
+    button, small, big, first_to_act, odd_chip_seat
+):
     # Blinds 25/50; the small blind folds its 25, the other two tie: pot 125 = 63 + 62.
     stacks = {0: 1_000, 1: 1_000, 2: 1_000}
     holes = {button: ("Ac", "Kd"), big: ("Ad", "Kc"), small: PAIRS["3"]}
-    state, _ = deal(nl(small_blind=25, big_blind=50), stacks, button, holes=holes,
-                    board=DRY_BOARD)
+    state, _ = deal(nl(small_blind=25, big_blind=50), stacks, button, holes=holes, board=DRY_BOARD)
     state = play(state, [(first_to_act, "call"), (small, "fold"), (big, "check")])
     state = check_down(state)
     pot = state.result.pots[0]
@@ -175,17 +199,28 @@ def test_each_pot_is_split_on_its_own_with_its_own_odd_chip():
     # 202 + 116 = 318. Merging (638 / 2 = 319 each) or paying the button/lowest seat would differ.
     stacks = {0: 1_000, 1: 1_000, 2: 100, 3: 1_000, 4: 1_000}
     holes = {4: ("Ac", "Kd"), 0: ("Ad", "Kc"), 2: ("Qh", "Th"), 3: PAIRS["3"], 1: PAIRS["5"]}
-    state, _ = deal(nl(small_blind=5, big_blind=10, min_raise="any"), stacks, 0, holes=holes,
-                    board=DRY_BOARD)
-    state = play(state, [(3, "raise", 33), (4, "call"), (0, "call"), (1, "fold"),
-                         (2, "all_in"), (3, "raise", 133), (4, "call"), (0, "call")])
+    state, _ = deal(
+        nl(small_blind=5, big_blind=10, min_raise="any"), stacks, 0, holes=holes, board=DRY_BOARD
+    )
+    state = play(
+        state,
+        [
+            (3, "raise", 33),
+            (4, "call"),
+            (0, "call"),
+            (1, "fold"),
+            (2, "all_in"),
+            (3, "raise", 133),
+            (4, "call"),
+            (0, "call"),
+        ],
+    )
     assert state.street == "flop"
     state = play(state, [(3, "check"), (4, "bet", 67), (0, "call"), (3, "fold")])
     state = check_down(state)
     assert state.committed == {0: 200, 1: 5, 2: 100, 3: 133, 4: 200}
     assert pots_of(state) == [(405, {0, 2, 4}), (233, {0, 4})]
-    assert [dict(pot.shares) for pot in state.result.pots] == [{4: 203, 0: 202},
-                                                               {4: 117, 0: 116}]
+    assert [dict(pot.shares) for pot in state.result.pots] == [{4: 203, 0: 202}, {4: 117, 0: 116}]
     assert state.result.final_stacks[4] == 1_120
     assert state.result.final_stacks[0] == 1_118
     assert_chips_conserved(state, stacks)
@@ -195,10 +230,15 @@ def test_all_odd_chips_of_a_pot_go_to_the_first_winner_clockwise_from_the_button
     # Seats 0-3, button 0, blinds 20/40: the small blind folds its 20, the other three play the
     # board's straight. Pot 3 x 40 + 20 = 140 = 3 x 46 + 2: both odd chips go to seat 2, the
     # first winner left of the button (not one each to seats 2 and 3).
-    stacks = {seat: 1_000 for seat in range(4)}
+    stacks = dict.fromkeys(range(4), 1000)
     holes = {0: ("2d", "2h"), 1: ("Qd", "Qh"), 2: ("3d", "3h"), 3: ("Kd", "Kh")}
-    state, _ = deal(nl(small_blind=20, big_blind=40), stacks, 0, holes=holes,
-                    board=("5c", "6d", "7h", "8s", "9c"))
+    state, _ = deal(
+        nl(small_blind=20, big_blind=40),
+        stacks,
+        0,
+        holes=holes,
+        board=("5c", "6d", "7h", "8s", "9c"),
+    )
     state = play(state, [(3, "call"), (0, "call"), (1, "fold"), (2, "check")])
     state = check_down(state)
     pot = state.result.pots[0]
@@ -219,9 +259,19 @@ def _two_pot_hand(options):
     # Main pot 3 x 410 = 1,230 (seats 0-2); side pot 2 x 115 = 230 (seats 0, 1).
     holes = {2: PAIRS["A"], 0: PAIRS["K"], 1: PAIRS["Q"]}
     state, _ = deal(options, RAKE_STACKS, 0, holes=holes, board=DRY_BOARD)
-    state = play(state, [(0, "call"), (1, "call"), (2, "check"),
-                         (1, "bet", 310), (2, "call"), (0, "call"),
-                         (1, "bet", 115), (0, "call")])
+    state = play(
+        state,
+        [
+            (0, "call"),
+            (1, "call"),
+            (2, "check"),
+            (1, "bet", 310),
+            (2, "call"),
+            (0, "call"),
+            (1, "bet", 115),
+            (0, "call"),
+        ],
+    )
     state = check_down(state)
     assert pots_of(state) == [(1_230, {0, 1, 2}), (230, {0, 1})]
     assert_chips_conserved(state, RAKE_STACKS)
@@ -255,7 +305,7 @@ def test_a_fractional_rake_percent_is_rounded_down():
 
 
 def test_no_flop_no_drop():
-    stacks = {seat: 10_000 for seat in range(4)}
+    stacks = dict.fromkeys(range(4), 10000)
     moves = [(3, "raise", 300), (0, "call"), (1, "fold"), (2, "fold")]
     # Called: the pot of 300 + 300 + 50 + 100 = 750 sees the flop; 10% of it is raked.
     called, _ = deal(nl(rake_percent=10), stacks, 0)
@@ -264,7 +314,7 @@ def test_no_flop_no_drop():
     assert_chips_conserved(called, stacks)
     # Not called: the hand ends before the flop and nothing is raked.
     folded, _ = deal(nl(rake_percent=10), stacks, 0)
-    folded = play(folded, moves[:1] + [(0, "fold"), (1, "fold"), (2, "fold")])
+    folded = play(folded, [*moves[:1], (0, "fold"), (1, "fold"), (2, "fold")])
     assert folded.is_over and list(folded.board) == []
     assert folded.result.rake == 0
     assert all(pot.rake == 0 for pot in folded.result.pots)
@@ -275,10 +325,21 @@ def test_no_flop_no_drop():
 def test_an_uncontested_pot_that_saw_the_flop_is_raked_but_not_the_returned_bet():
     # Four limp (pot 400); on the flop seat 1 bets 500 and everyone folds: 500 comes back,
     # 5% of 400 = 20 is raked, seat 1 gets 380.
-    stacks = {seat: 10_000 for seat in range(4)}
+    stacks = dict.fromkeys(range(4), 10000)
     state, _ = deal(nl(rake_percent=5), stacks, 0)
-    state = play(state, [(3, "call"), (0, "call"), (1, "call"), (2, "check"),
-                         (1, "bet", 500), (2, "fold"), (3, "fold"), (0, "fold")])
+    state = play(
+        state,
+        [
+            (3, "call"),
+            (0, "call"),
+            (1, "call"),
+            (2, "check"),
+            (1, "bet", 500),
+            (2, "fold"),
+            (3, "fold"),
+            (0, "fold"),
+        ],
+    )
     assert state.is_over
     assert state.result.returned == {1: 500}
     assert state.result.rake == 20
@@ -288,8 +349,9 @@ def test_an_uncontested_pot_that_saw_the_flop_is_raked_but_not_the_returned_bet(
 
 def test_an_all_in_run_out_saw_the_flop_and_is_raked():
     stacks = {0: 1_000, 1: 1_000}
-    state, _ = deal(nl(rake_percent=5), stacks, 0, holes={0: PAIRS["A"], 1: PAIRS["K"]},
-                    board=DRY_BOARD)
+    state, _ = deal(
+        nl(rake_percent=5), stacks, 0, holes={0: PAIRS["A"], 1: PAIRS["K"]}, board=DRY_BOARD
+    )
     state = play(state, [(0, "all_in"), (1, "call")])
     assert state.is_over
     assert state.result.rake == 100  # 5% of 2,000
@@ -354,7 +416,11 @@ def test_without_auto_muck_a_beaten_hand_is_offered_show_or_muck():
     assert set(shown.result.shown[1]) == set(PAIRS["K"])
     mixed = _to_the_river(holes, auto_muck={1: False})
     mixed = play(mixed, [(1, "check"), (2, "bet", 100), (3, "call"), (1, "call")])
-    assert set(mixed.result.shown) == {2} and mixed.result.undecided == (1,) and mixed.result.mucked == (3,)
+    assert (
+        set(mixed.result.shown) == {2}
+        and mixed.result.undecided == (1,)
+        and mixed.result.mucked == (3,)
+    )
 
 
 def test_folded_hands_are_never_revealed():
@@ -369,7 +435,7 @@ def test_folded_hands_are_never_revealed():
 
 
 def _uncontested():
-    stacks = {seat: 10_000 for seat in range(4)}
+    stacks = dict.fromkeys(range(4), 10000)
     state, _ = deal(nl(), stacks, 0, holes={3: PAIRS["A"]})
     state = play(state, [(3, "raise", 300), (0, "fold"), (1, "fold"), (2, "fold")])
     assert state.is_over and state.result.uncontested
@@ -396,7 +462,7 @@ def test_only_the_uncontested_winner_may_show_and_only_after_the_hand():
     state, _ = _uncontested()
     refused(state, 0, "show", call=lambda: engine.show_hand(state, 0))
     refused(state, 2, "show", call=lambda: engine.show_hand(state, 2))
-    running, _ = deal(nl(), {seat: 10_000 for seat in range(4)}, 0)
+    running, _ = deal(nl(), dict.fromkeys(range(4), 10000), 0)
     refused(running, 3, "show", call=lambda: engine.show_hand(running, 3))
     showdown = check_down(running)
     assert not showdown.result.uncontested
@@ -406,12 +472,15 @@ def test_only_the_uncontested_winner_may_show_and_only_after_the_hand():
 
 # --- RULES.md 4: "The winner's seat shows the net profit (won minus put in)." ---------------------
 
+
 def test_net_profit_is_won_minus_put_in():
     stacks = {0: 10_000, 1: 10_000, 2: 10_000}
     holes = {1: PAIRS["A"], 2: PAIRS["K"], 0: PAIRS["Q"]}
     state, _ = deal(nl(), stacks, 0, holes=holes, board=DRY_BOARD)
-    state = play(state, [(0, "raise", 300), (1, "call"), (2, "call"),
-                         (1, "bet", 500), (2, "call"), (0, "fold")])
+    state = play(
+        state,
+        [(0, "raise", 300), (1, "call"), (2, "call"), (1, "bet", 500), (2, "call"), (0, "fold")],
+    )
     state = check_down(state)
     # Put in: seat 0 300, seats 1 and 2 800 each; seat 1 wins 1,900.
     assert state.result.payouts[1] == 1_900
@@ -424,7 +493,7 @@ def test_net_profit_is_won_minus_put_in():
 # --- RULES.md 5: "Each turn lasts turn_seconds. When it runs out: check if nothing is owed, else
 # fold." (apply_timeout) ---------------------------------------------------------------------------
 
-FOUR = {seat: 10_000 for seat in range(4)}
+FOUR = dict.fromkeys(range(4), 10000)
 
 
 def _limped_flop():

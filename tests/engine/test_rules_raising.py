@@ -1,19 +1,31 @@
 """RULES.md section 3, the raising rules bullet by bullet (min_raise, raise_cap, calling all
 in, the end of a round), against docs/engine-api.md. test_rules_betting.py has the rest."""
+
 import pytest
 
 from tests.engine.conftest import (
-    ALL_CARDS, FL_STACKS, FOUR_DEEP, SIX_DEEP, act, assert_chips_conserved, cards_in, check_down,
-    deal, engine, fixed_limit, hand_options, hole_of, limped_flop, nl, play, refused, rigged_deck,
+    FL_STACKS,
+    FOUR_DEEP,
+    SIX_DEEP,
+    act,
+    assert_chips_conserved,
+    check_down,
+    deal,
+    engine,
+    fixed_limit,
+    limped_flop,
+    nl,
+    play,
+    refused,
     seat_view,
 )
-
 
 # --- RULES.md 3: "min_raise=full (the Poker TDA rules): the smallest bet is the big blind ...;
 # a raise must add at least the largest bet or raise increment of this round. An all-in that
 # adds less is allowed, but it does not reopen raising to a player who already acted, unless
 # the all-ins since that player acted add up to at least a full raise. The smallest raise-to
 # is therefore current bet + that increment, or all in." -----------------------------------------
+
 
 def test_min_raise_full_smallest_bet_after_the_flop_is_the_big_blind():
     state = limped_flop()
@@ -97,8 +109,7 @@ def test_short_all_ins_adding_up_to_a_full_raise_reopen_raising():
     # big blind calls, so a raise could still be called.
     stacks = {0: 300, 1: 10_000, 2: 10_000, 3: 10_000, 4: 250}
     state, _ = deal(nl(), stacks, 0)
-    state = play(state, [(3, "raise", 200), (4, "all_in"), (0, "all_in"), (1, "fold"),
-                         (2, "call")])
+    state = play(state, [(3, "raise", 200), (4, "all_in"), (0, "all_in"), (1, "fold"), (2, "call")])
     legal = engine.legal_actions(state)
     assert legal.seat == 3 and legal.to_call == 100
     assert legal.can_raise is True and "raise" in legal.actions
@@ -111,8 +122,7 @@ def test_short_all_ins_adding_up_to_a_full_raise_reopen_raising():
 def test_short_all_ins_adding_up_to_less_than_a_full_raise_do_not_reopen():
     stacks = {0: 260, 1: 10_000, 2: 10_000, 3: 10_000, 4: 250}
     state, _ = deal(nl(), stacks, 0)
-    state = play(state, [(3, "raise", 200), (4, "all_in"), (0, "all_in"), (1, "fold"),
-                         (2, "call")])
+    state = play(state, [(3, "raise", 200), (4, "all_in"), (0, "all_in"), (1, "fold"), (2, "call")])
     legal = engine.legal_actions(state)
     assert legal.seat == 3 and legal.to_call == 60
     assert legal.can_raise is False and "raise" not in legal.actions
@@ -121,6 +131,7 @@ def test_short_all_ins_adding_up_to_less_than_a_full_raise_do_not_reopen():
 
 
 # --- RULES.md 3: "min_raise=any: any increment of 1 chip or more" ---------------------------------
+
 
 def test_min_raise_any_accepts_a_one_chip_raise():
     state, _ = deal(nl(min_raise="any"), SIX_DEEP, 0)
@@ -148,6 +159,7 @@ def test_min_raise_any_every_raise_reopens_raising():
 # not a raise (before the flop the big blind is that bet), so a cap of 3 means at most four bets
 # a round. An all-in that raises by less than a full raise still counts as a raise." -----------
 
+
 @pytest.mark.parametrize("cap", [1, 2, 3, 4])
 def test_raise_cap_allows_exactly_n_raises_before_the_flop_counting_the_big_blind_as_the_bet(cap):
     state, _ = deal(nl(raise_cap=cap), SIX_DEEP, 0)
@@ -162,19 +174,25 @@ def test_raise_cap_allows_exactly_n_raises_before_the_flop_counting_the_big_blin
     assert "raise" not in legal.actions and "all_in" not in legal.actions
     assert {"call", "fold"} <= set(legal.actions)
     assert f"capped after {cap} raise" in legal.raise_closed_reason
-    refused(state, legal.seat, "raise", to=legal.current_bet + 100, code="raise_capped",
-            message=f"raising is capped after {cap} raise")
+    refused(
+        state,
+        legal.seat,
+        "raise",
+        to=legal.current_bet + 100,
+        code="raise_capped",
+        message=f"raising is capped after {cap} raise",
+    )
 
 
 def test_raise_cap_three_allows_a_bet_and_three_raises_after_the_flop():
     state = limped_flop(nl(raise_cap=3))
-    state = play(state, [(1, "bet", 100), (2, "raise", 200), (3, "raise", 300),
-                         (0, "raise", 400)])
+    state = play(state, [(1, "bet", 100), (2, "raise", 200), (3, "raise", 300), (0, "raise", 400)])
     legal = engine.legal_actions(state)
     assert legal.seat == 1 and legal.can_raise is False
     assert "raise" not in legal.actions
-    refused(state, 1, "raise", to=500, code="raise_capped",
-            message="raising is capped after 3 raises")
+    refused(
+        state, 1, "raise", to=500, code="raise_capped", message="raising is capped after 3 raises"
+    )
     state = play(state, [(1, "call"), (2, "call"), (3, "call")])
     assert state.street == "turn"
 
@@ -239,6 +257,7 @@ def test_fixed_limit_cap_of_three_means_four_bets_before_the_flop():
 # --- RULES.md 3: "If the current bet is more than a player's chips, they may call all in or
 # fold." ------------------------------------------------------------------------------------------
 
+
 def test_a_player_facing_more_than_their_stack_may_call_all_in_or_fold():
     stacks = {0: 10_000, 1: 1_000}
     holes = {0: ("7c", "2d"), 1: ("Ah", "Ad")}
@@ -263,6 +282,7 @@ def test_a_player_facing_more_than_their_stack_may_call_all_in_or_fold():
 # have matched the highest bet, or when only one player is left. If only one player is left the
 # pot is theirs at once: no more cards, no showdown, and any uncalled part of a bet is
 # returned." ---------------------------------------------------------------------------------------
+
 
 def test_round_does_not_end_before_everyone_has_acted_even_when_bets_match():
     state = limped_flop()
@@ -319,6 +339,7 @@ def test_an_uncalled_bet_after_the_flop_is_returned_and_the_hand_ends_there():
 # --- RULES.md 3: "When at most one player can still bet, no more betting happens: the board is
 # dealt out and the hand goes to showdown." --------------------------------------------------------
 
+
 def test_when_everyone_but_one_is_all_in_the_board_is_dealt_out():
     stacks = {0: 10_000, 1: 800, 2: 500}
     state, _ = deal(nl(), stacks, 0)
@@ -353,6 +374,7 @@ def test_heads_up_all_in_and_call_runs_the_board_out_at_once():
 
 # --- RULES.md 2 (entry) as the engine sees it: SeatIn.post = "big" is a live big blind; with
 # "big_and_dead_small" a dead small blind goes straight to the pot, not to the player's bet. -----
+
 
 def test_a_live_big_blind_post_counts_as_the_players_bet():
     state, _ = deal(nl(), SIX_DEEP, 0, posts={4: "big"})
@@ -399,6 +421,7 @@ def test_a_dead_small_blind_post_goes_to_the_pot_not_the_players_bet():
 # --- Refusals: docs/engine-api.md "Every refusal raises IllegalAction(code, message) ... The
 # state is never changed by a refused action." -----------------------------------------------------
 
+
 def test_acting_out_of_turn_is_refused_naming_the_seat_to_act():
     state, _ = deal(nl(), SIX_DEEP, 0)
     refused(state, 5, "call", code="not_your_turn", message="it is seat 3's turn")
@@ -422,8 +445,9 @@ def test_raising_below_the_minimum_is_refused_with_the_minimum_named():
 def test_raising_after_the_cap_is_refused():
     state, _ = deal(nl(raise_cap=3), SIX_DEEP, 0)
     state = play(state, [(3, "raise", 200), (4, "raise", 300), (5, "raise", 400)])
-    refused(state, 0, "raise", to=500, code="raise_capped",
-            message="raising is capped after 3 raises")
+    refused(
+        state, 0, "raise", to=500, code="raise_capped", message="raising is capped after 3 raises"
+    )
 
 
 def test_checking_when_facing_a_bet_is_refused():
@@ -471,8 +495,13 @@ def test_no_action_is_accepted_once_the_hand_is_over():
 def test_a_refused_action_does_not_change_the_state_even_mid_hand():
     state = act(limped_flop(), 1, "bet", to=300)
     before = engine.state_to_json(state)
-    for seat, action, to in [(2, "raise", 301), (2, "raise", 10**9), (3, "call", None),
-                             (2, "bet", 600), (2, "check", None)]:
+    for seat, action, to in [
+        (2, "raise", 301),
+        (2, "raise", 10**9),
+        (3, "call", None),
+        (2, "bet", 600),
+        (2, "check", None),
+    ]:
         refused(state, seat, action, to=to)
     assert engine.state_to_json(state) == before
     assert act(state, 2, "call").committed[2] == 400

@@ -1,13 +1,25 @@
 """state_to_json / state_from_json: exact round trips at every step of random hands of every
 structure, with posts, protection, rake and showdowns."""
+
 import json
 import random
 
 import pytest
 
-from holdem.engine import (FrozenDict, HandOptions, IllegalAction, SeatIn, apply_action,
-                           apply_disconnect, apply_timeout, legal_actions, show_hand,
-                           start_hand, state_from_json, state_to_json)
+from holdem.engine import (
+    FrozenDict,
+    HandOptions,
+    IllegalAction,
+    SeatIn,
+    apply_action,
+    apply_disconnect,
+    apply_timeout,
+    legal_actions,
+    show_hand,
+    start_hand,
+    state_from_json,
+    state_to_json,
+)
 from holdem.engine.cards import new_deck, shuffle
 
 
@@ -17,13 +29,23 @@ def random_hands(seed, count):
     for _ in range(count):
         options = HandOptions(
             structure=rng.choice(["no_limit", "pot_limit", "fixed_limit"]),
-            small_blind=rng.choice([1, 25, 50]), big_blind=100,
-            raise_cap=rng.choice([None, 0, 3]), min_raise=rng.choice(["full", "any"]),
-            rake_percent=rng.choice([0, 5, 2.5]), rake_cap=rng.choice([None, 30]))
+            small_blind=rng.choice([1, 25, 50]),
+            big_blind=100,
+            raise_cap=rng.choice([None, 0, 3]),
+            min_raise=rng.choice(["full", "any"]),
+            rake_percent=rng.choice([0, 5, 2.5]),
+            rake_cap=rng.choice([None, 30]),
+        )
         seats = sorted(rng.sample(range(10), rng.randint(2, 7)))
-        seat_ins = [SeatIn(seat, rng.choice([40, 150, 1000, 5000]),
-                           rng.choice(["none"] * 5 + ["big", "big_and_dead_small"]),
-                           rng.random() < 0.7) for seat in seats]
+        seat_ins = [
+            SeatIn(
+                seat,
+                rng.choice([40, 150, 1000, 5000]),
+                rng.choice(["none"] * 5 + ["big", "big_and_dead_small"]),
+                rng.random() < 0.7,
+            )
+            for seat in seats
+        ]
         state, _ = start_hand(options, seat_ins, rng.randint(0, 9), shuffle(new_deck(), rng))
         yield state
         while not state.is_over:
@@ -39,8 +61,7 @@ def random_hands(seed, count):
                     continue
             else:
                 action = rng.choice(legal.actions)
-                to = rng.randint(legal.min_to, legal.max_to) if action in ("bet", "raise") \
-                    else None
+                to = rng.randint(legal.min_to, legal.max_to) if action in ("bet", "raise") else None
                 state, _ = apply_action(state, legal.seat, action, to)
             yield state
         if state.result.uncontested:
@@ -67,14 +88,14 @@ def test_a_restored_state_plays_on_like_the_original():
         legal = legal_actions(state)
         restored = state_from_json(state_to_json(state))
         assert legal_actions(restored) == legal
-        assert apply_action(restored, legal.seat, "fold") == apply_action(state, legal.seat,
-                                                                           "fold")
+        assert apply_action(restored, legal.seat, "fold") == apply_action(state, legal.seat, "fold")
 
 
 def test_a_finished_hand_restores_its_result_with_seat_keys_as_ints():
     seats = [SeatIn(0, 1000), SeatIn(1, 1000)]
-    state, _ = start_hand(HandOptions(small_blind=50, big_blind=100, rake_percent=2.5), seats,
-                          0, new_deck())
+    state, _ = start_hand(
+        HandOptions(small_blind=50, big_blind=100, rake_percent=2.5), seats, 0, new_deck()
+    )
     state, _ = apply_action(state, 0, "all_in")
     state, _ = apply_action(state, 1, "call")
     restored = state_from_json(state_to_json(state))
@@ -86,8 +107,10 @@ def test_a_finished_hand_restores_its_result_with_seat_keys_as_ints():
     hash(restored)
 
 
-@pytest.mark.parametrize("text", ['{"format": 2}', '[]', '{"players": []}', '{"format": 1}',
-                                  '{"format": 1, "players": [[1]]}'])
+@pytest.mark.parametrize(
+    "text",
+    ['{"format": 2}', '[]', '{"players": []}', '{"format": 1}', '{"format": 1, "players": [[1]]}'],
+)
 def test_other_formats_are_refused(text):
     with pytest.raises(ValueError):
         state_from_json(text)

@@ -1,8 +1,8 @@
 """view(state, seat): what one seat or a spectator sees, as JSON primitives (RULES.md 6)."""
+
 import json
 
-from holdem.engine import (HandOptions, SeatIn, apply_action, apply_disconnect, start_hand,
-                           view)
+from holdem.engine import HandOptions, SeatIn, apply_action, apply_disconnect, start_hand, view
 from tests.engine.conftest import rigged_deck
 
 NL = HandOptions(small_blind=50, big_blind=100)
@@ -70,15 +70,17 @@ def test_pots_in_the_middle_leave_this_rounds_bets_in_front_of_the_seats():
     assert bets == {0: 200, 1: 100, 2: 300} and seen["pot_total"] == 600
     state, _ = apply_action(state, 1, "call")
     seen = view(state, None)
-    assert seen["pots"] == [{"amount": 600, "eligible": [0, 1, 2]},
-                            {"amount": 200, "eligible": [1, 2]}]
+    assert seen["pots"] == [
+        {"amount": 600, "eligible": [0, 1, 2]},
+        {"amount": 200, "eligible": [1, 2]},
+    ]
     assert {entry["seat"]: entry["all_in"] for entry in seen["seats"]}[0] is True
 
 
 def test_at_the_end_shown_hands_are_seen_by_all_and_mucked_hands_by_their_owner_only():
     state = dealt()
     checks = [(1, "check"), (2, "check")] * 3
-    for move in [(2, "raise", 300), (0, "all_in"), (1, "call")] + checks:
+    for move in [(2, "raise", 300), (0, "all_in"), (1, "call"), *checks]:
         state, _ = apply_action(state, *move)
     spectator = view(state, None)
     assert spectator["street"] == "showdown"

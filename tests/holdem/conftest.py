@@ -1,4 +1,5 @@
 """Builders for table tests: rooms, seated players, a clock you can move, hands played out."""
+
 import random
 from datetime import timedelta
 
@@ -7,7 +8,14 @@ from django.utils import timezone
 
 from holdem import engine
 from holdem.models import ClockBeat, Table
-from holdem.services import connection_close, connection_open, deadlines_fire_due, room_create, table_act, table_sit
+from holdem.services import (
+    connection_close,
+    connection_open,
+    deadlines_fire_due,
+    room_create,
+    table_act,
+    table_sit,
+)
 from holdem.services.clock import DEADLINES_CLOCK
 from holdem.services.presence import process_beat
 
@@ -30,7 +38,9 @@ class Clock:
 
 def clock_ran_until(now):
     """The deadline clock ran every second up to `now` (a jump of test time is not downtime)."""
-    ClockBeat.objects.update_or_create(name=DEADLINES_CLOCK, defaults={"ran_at": now - timedelta(seconds=1)})
+    ClockBeat.objects.update_or_create(
+        name=DEADLINES_CLOCK, defaults={"ran_at": now - timedelta(seconds=1)}
+    )
 
 
 class Sockets:
@@ -42,7 +52,9 @@ class Sockets:
     def open(self, table, user) -> str:
         self.opened += 1
         channel = f"test.socket.{self.opened}"
-        connection_open(process_key=TEST_PROCESS, channel_name=channel, user=user, table_id=table.pk)
+        connection_open(
+            process_key=TEST_PROCESS, channel_name=channel, user=user, table_id=table.pk
+        )
         return channel
 
     def close(self, channel: str, table, user) -> None:
@@ -65,7 +77,9 @@ def clock(monkeypatch):
 @pytest.fixture
 def room(db):
     def make(preset="nl50", name=None, **options):
-        return room_create(name=name or f"{preset} room {Table.objects.count() + 1}", preset=preset, **options)
+        return room_create(
+            name=name or f"{preset} room {Table.objects.count() + 1}", preset=preset, **options
+        )
 
     return make
 
@@ -105,7 +119,13 @@ def play_out(table, users, rng=None, choose=None):
             # Mostly modest sizes (play continues), sometimes anything up to the maximum.
             top = legal.max_to if rng.random() < 0.2 else min(legal.max_to, legal.min_to * 3)
             amount = rng.randint(legal.min_to, top)
-        table_act(table_id=table.pk, user=users[legal.seat], action=action, amount=amount, action_id=f"h{table.hands_played}-a{steps}")
+        table_act(
+            table_id=table.pk,
+            user=users[legal.seat],
+            action=action,
+            amount=amount,
+            action_id=f"h{table.hands_played}-a{steps}",
+        )
         steps += 1
         assert steps < 500
     return steps

@@ -1,5 +1,6 @@
 """A hand's action log is append-only: the ORM refuses to change or delete an action, and on
 PostgreSQL so does the database itself, for raw SQL too."""
+
 import pytest
 from django.db import IntegrityError, connection, transaction
 
@@ -47,9 +48,16 @@ def refused(sql, params):
 def test_the_database_refuses_to_change_or_delete_an_action(postgres, logged_action):
     # transaction=True: real commits, and the flush after the test TRUNCATEs past the trigger.
     table = HandAction._meta.db_table
-    update = refused(f"UPDATE {table} SET action = 'fold', amount = 1 WHERE id = %s", [logged_action.pk])
+    update = refused(
+        f"UPDATE {table} SET action = 'fold', amount = 1 WHERE id = %s", [logged_action.pk]
+    )
     delete = refused(f"DELETE FROM {table} WHERE id = %s", [logged_action.pk])
     assert "the action log is append-only: UPDATE" in str(update)
     assert "the action log is append-only: DELETE" in str(delete)
     after = HandAction.objects.get(pk=logged_action.pk)
-    assert (after.action, after.amount, after.seat, after.index) == ("call", None, logged_action.seat, 0)
+    assert (after.action, after.amount, after.seat, after.index) == (
+        "call",
+        None,
+        logged_action.seat,
+        0,
+    )

@@ -1,4 +1,5 @@
 """Rooms in the admin: from a preset or by hand, validated; closing; read-only history."""
+
 import pytest
 from django.urls import reverse
 
@@ -17,21 +18,46 @@ def admin_client(admin_sign_in, make_player):
 
 
 def test_a_room_is_created_from_a_preset_in_the_admin(admin_client):
-    response = admin_client.post(reverse("admin:holdem_table_from_preset"), {"name": "Friday PL", "preset": "pl50"})
+    response = admin_client.post(
+        reverse("admin:holdem_table_from_preset"), {"name": "Friday PL", "preset": "pl50"}
+    )
     assert response.status_code == 302
     table = Table.objects.get(name="Friday PL")
-    assert (table.structure, table.min_buy_in, table.max_buy_in, table.seats) == ("pot_limit", 2_000, 10_000, 6)
+    assert (table.structure, table.min_buy_in, table.max_buy_in, table.seats) == (
+        "pot_limit",
+        2_000,
+        10_000,
+        6,
+    )
     changelist = admin_client.get(reverse("admin:holdem_table_changelist")).content.decode()
     assert "Add room from preset" in changelist and "Friday PL" in changelist
 
 
 def form_data(**overrides):
     data = {
-        "name": "By hand", "preset": "", "seats": 6, "structure": "no_limit", "blinds": "fixed",
-        "small_blind": 5, "big_blind": 10, "dynamic_blind_percent": 10, "small_bet": 0, "big_bet": 0,
-        "raise_cap": "", "min_raise": "full", "min_buy_in": 200, "max_buy_in": 1000, "entry": "next_hand",
-        "disconnect": "check_fold", "turn_seconds": 60, "countdown_seconds": 30, "countdown_full_seconds": 10,
-        "rake_percent": "0", "rake_cap": "", "auto_muck": "on", "disconnect_grace_seconds": 20,
+        "name": "By hand",
+        "preset": "",
+        "seats": 6,
+        "structure": "no_limit",
+        "blinds": "fixed",
+        "small_blind": 5,
+        "big_blind": 10,
+        "dynamic_blind_percent": 10,
+        "small_bet": 0,
+        "big_bet": 0,
+        "raise_cap": "",
+        "min_raise": "full",
+        "min_buy_in": 200,
+        "max_buy_in": 1000,
+        "entry": "next_hand",
+        "disconnect": "check_fold",
+        "turn_seconds": 60,
+        "countdown_seconds": 30,
+        "countdown_full_seconds": 10,
+        "rake_percent": "0",
+        "rake_cap": "",
+        "auto_muck": "on",
+        "disconnect_grace_seconds": 20,
     }
     data.update(overrides)
     return data
@@ -50,24 +76,36 @@ def test_a_room_made_by_hand_is_validated(admin_client):
 
 
 def test_closing_rooms_from_the_admin(admin_client, seated):
-    table, users = seated("nl50", seats=(0, 1))
+    table, _users = seated("nl50", seats=(0, 1))
     response = admin_client.post(
-        reverse("admin:holdem_table_changelist"), {"action": "close_rooms", "_selected_action": [table.pk]}
+        reverse("admin:holdem_table_changelist"),
+        {"action": "close_rooms", "_selected_action": [table.pk]},
     )
     assert response.status_code == 302
     table.refresh_from_db()
     assert table.status == TableStatus.CLOSED and table.seat_set.count() == 0
 
 
-def test_hand_records_and_actions_are_read_only_and_hide_the_deck_of_a_running_hand(admin_client, seated, clock):
+def test_hand_records_and_actions_are_read_only_and_hide_the_deck_of_a_running_hand(
+    admin_client, seated, clock
+):
     table, users = seated("nl50", seats=(0, 1))
     clock.advance(31)
     running = HandRecord.objects.get(table=table)
-    page = admin_client.get(reverse("admin:holdem_handrecord_change", args=[running.pk])).content.decode()
+    page = admin_client.get(
+        reverse("admin:holdem_handrecord_change", args=[running.pk])
+    ).content.decode()
     assert "Deck" not in page
     assert admin_client.get(reverse("admin:holdem_handrecord_add")).status_code == 403
     play_out(table, users)
-    finished = admin_client.get(reverse("admin:holdem_handrecord_change", args=[running.pk])).content.decode()
+    finished = admin_client.get(
+        reverse("admin:holdem_handrecord_change", args=[running.pk])
+    ).content.decode()
     assert "Deck" in finished
     action = HandAction.objects.filter(hand=running).first()
-    assert admin_client.post(reverse("admin:holdem_handaction_delete", args=[action.pk]), {"post": "yes"}).status_code == 403
+    assert (
+        admin_client.post(
+            reverse("admin:holdem_handaction_delete", args=[action.pk]), {"post": "yes"}
+        ).status_code
+        == 403
+    )

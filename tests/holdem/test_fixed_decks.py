@@ -1,4 +1,5 @@
 """Full hands through the services with a fixed deck, for every preset and structure."""
+
 import pytest
 
 from casino.accounts.models import LedgerEntry, LedgerKind
@@ -17,7 +18,16 @@ def rigged(holes_in_deal_order: list[list[str]], board: list[str]) -> list[str]:
     hole_cards = [h[0] for h in holes_in_deal_order] + [h[1] for h in holes_in_deal_order]
     used = set(hole_cards) | set(board)
     spare = [c for c in new_deck() if c not in used]
-    return hole_cards + [spare[0], *board[:3], spare[1], board[3], spare[2], board[4]] + spare[3 : 52 - 2 * players - 8]
+    return [
+        *hole_cards,
+        spare[0],
+        *board[:3],
+        spare[1],
+        board[3],
+        spare[2],
+        board[4],
+        *spare[3 : 52 - 2 * players - 8],
+    ]
 
 
 @pytest.fixture
@@ -31,7 +41,9 @@ def fixed_deck(monkeypatch):
 
 
 @pytest.mark.parametrize("preset", ["classic", "nl50", "pl50", "fl20"])
-def test_a_heads_up_hand_to_showdown_pays_the_best_hand_in_every_preset(preset, seated, clock, fixed_deck, monkeypatch):
+def test_a_heads_up_hand_to_showdown_pays_the_best_hand_in_every_preset(
+    preset, seated, clock, fixed_deck, monkeypatch
+):
     # Put the button on seat 0: heads-up seat 0 posts the small blind; seat 1 is dealt first.
     monkeypatch.setattr("holdem.services.hands.next_button", lambda previous, dealt, rng: 0)
     buy_in = None if preset == "classic" else 3_000
@@ -39,13 +51,19 @@ def test_a_heads_up_hand_to_showdown_pays_the_best_hand_in_every_preset(preset, 
     fixed_deck(rigged([["7c", "2d"], ["Ah", "Ad"]], ["As", "Kd", "9h", "4c", "3s"]))
     clock.advance(31)
     state = current(table)
-    assert state.button == 0 and state.small_blind_seat == 0 and state.player(0).hole == ("Ah", "Ad")
+    assert (
+        state.button == 0 and state.small_blind_seat == 0 and state.player(0).hole == ("Ah", "Ad")
+    )
     while (state := current(table)) is not None:
         legal_seat = state.to_act
         from holdem import engine
 
         legal = engine.legal_actions(state)
-        table_act(table_id=table.pk, user=users[legal_seat], action="check" if "check" in legal.actions else "call")
+        table_act(
+            table_id=table.pk,
+            user=users[legal_seat],
+            action="check" if "check" in legal.actions else "call",
+        )
     record = HandRecord.objects.get(table=table)
     assert record.result["pots"][0]["winners"] == [0]  # three aces beat seven high
     assert record.result["best"]["0"]["category"] == "three of a kind"
@@ -63,7 +81,9 @@ def test_a_heads_up_hand_to_showdown_pays_the_best_hand_in_every_preset(preset, 
     chips_everywhere()
 
 
-def test_a_three_way_all_in_makes_side_pots_paid_to_the_right_seats(seated, clock, fixed_deck, monkeypatch):
+def test_a_three_way_all_in_makes_side_pots_paid_to_the_right_seats(
+    seated, clock, fixed_deck, monkeypatch
+):
     monkeypatch.setattr("holdem.services.hands.next_button", lambda previous, dealt, rng: 0)
     table, users = seated("nl50", seats=(0, 1, 2), stacks=[2_000, 4_000, 6_000])
     # Deal order starts left of the button: seat 1, seat 2, seat 0.
@@ -73,11 +93,20 @@ def test_a_three_way_all_in_makes_side_pots_paid_to_the_right_seats(seated, cloc
 
     while (state := current(table)) is not None:
         legal = engine.legal_actions(state)
-        table_act(table_id=table.pk, user=users[legal.seat], action="all_in" if "all_in" in legal.actions else "call")
+        table_act(
+            table_id=table.pk,
+            user=users[legal.seat],
+            action="all_in" if "all_in" in legal.actions else "call",
+        )
     record = HandRecord.objects.get(table=table)
     pots = record.result["pots"]
-    assert [p["amount"] for p in pots] == [6_000, 4_000]  # main 3 x 2,000; side 2 x 2,000; 2,000 returned
-    assert pots[0]["winners"] == [0] and pots[1]["winners"] == [1]  # aces full... the short stack wins the main
+    assert [p["amount"] for p in pots] == [
+        6_000,
+        4_000,
+    ]  # main 3 x 2,000; side 2 x 2,000; 2,000 returned
+    assert pots[0]["winners"] == [0] and pots[1]["winners"] == [
+        1
+    ]  # aces full... the short stack wins the main
     stacks = {s.number: s.stack for s in Seat.objects.filter(table=table)}
     assert stacks == {0: 6_000, 1: 4_000, 2: 2_000}
     chips_everywhere()

@@ -1,7 +1,9 @@
 """The hand lifecycle at a table: start, actions, logging, idempotency, timeouts, the end."""
+
+import itertools
+
 import pytest
 
-from holdem import engine
 from holdem.errors import TableError
 from holdem.models import HandAction, HandRecord, Seat
 from holdem.services import table_act, table_show
@@ -13,9 +15,23 @@ fold_or_check = lambda legal: "check" if "check" in legal.actions else "fold"  #
 
 
 def test_countdown_end_deals_a_hand_with_blinds_button_and_stored_deck(seated, clock):
-    table, users = seated("nl50", seats=(1, 4, 7))
-    assert clock.advance(29) == {"hands_started": 0, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0, "mucked": 0, "disconnected": 0}
-    assert clock.advance(2) == {"hands_started": 1, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0, "mucked": 0, "disconnected": 0}
+    table, _users = seated("nl50", seats=(1, 4, 7))
+    assert clock.advance(29) == {
+        "hands_started": 0,
+        "timeouts": 0,
+        "turns_renewed": 0,
+        "connections_dropped": 0,
+        "mucked": 0,
+        "disconnected": 0,
+    }
+    assert clock.advance(2) == {
+        "hands_started": 1,
+        "timeouts": 0,
+        "turns_renewed": 0,
+        "connections_dropped": 0,
+        "mucked": 0,
+        "disconnected": 0,
+    }
     state = current(table)
     assert set(state.seats) == {1, 4, 7}
     assert state.button in (1, 4, 7)  # RULES.md 3: drawn at random among the players
@@ -36,7 +52,7 @@ def test_button_moves_to_the_next_player_dealt_in(seated, clock):
         buttons.append(current(table).button)
         play_out(table, users, choose=fold_or_check)
     order = [1, 4, 7]
-    for before, after in zip(buttons, buttons[1:]):
+    for before, after in itertools.pairwise(buttons):
         assert order.index(after) == (order.index(before) + 1) % 3
     chips_everywhere()
 
@@ -50,7 +66,11 @@ def test_each_action_is_logged_and_a_repeated_action_id_is_applied_once(seated, 
     again = table_act(table_id=table.pk, user=users[actor], action="call", action_id="click-1")
     assert first["repeated"] is False and again["repeated"] is True
     log = list(HandAction.objects.filter(hand__table=table))
-    assert len(log) == 1 and (log[0].seat, log[0].action, log[0].client_action_id) == (actor, "call", "click-1")
+    assert len(log) == 1 and (log[0].seat, log[0].action, log[0].client_action_id) == (
+        actor,
+        "call",
+        "click-1",
+    )
     assert current(table).to_act != actor
 
 
@@ -67,7 +87,9 @@ def test_each_action_is_logged_and_a_repeated_action_id_is_applied_once(seated, 
         ("raise", 10**30, None),
     ],
 )
-def test_illegal_actions_are_refused_with_a_reason_and_change_nothing(seated, clock, action, amount, code):
+def test_illegal_actions_are_refused_with_a_reason_and_change_nothing(
+    seated, clock, action, amount, code
+):
     table, users = seated("nl50", seats=(0, 1, 2))
     clock.advance(31)
     table.refresh_from_db()
@@ -97,7 +119,7 @@ def test_acting_out_of_turn_or_without_a_seat_is_refused(seated, make_player, cl
 
 def test_turn_timeout_checks_if_free_else_folds(seated, clock):
     # RULES.md 5: when the turn runs out: check if nothing is owed, else fold.
-    table, users = seated("nl50", seats=(0, 1, 2))
+    table, _users = seated("nl50", seats=(0, 1, 2))
     clock.advance(31)
     state = current(table)
     first = state.to_act
@@ -111,7 +133,10 @@ def test_turn_timeout_checks_if_free_else_folds(seated, clock):
     while current(table) is not None:
         clock.advance(61)
     record = HandRecord.objects.get(table=table)
-    assert any(a.action == "check" and a.source == "timeout" for a in record.actions.all()) or record.result["uncontested"]
+    assert (
+        any(a.action == "check" and a.source == "timeout" for a in record.actions.all())
+        or record.result["uncontested"]
+    )
     chips_everywhere()
 
 
@@ -121,8 +146,22 @@ def test_a_late_or_repeated_timeout_is_a_no_op(seated, clock):
     state = current(table)
     table_act(table_id=table.pk, user=users[state.to_act], action="call")
     # The player acted: the deadline moved on, so an old deadline firing changes nothing.
-    assert clock.advance(59) == {"hands_started": 0, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0, "mucked": 0, "disconnected": 0}  # the first deadline has passed
-    assert clock.advance(0) == {"hands_started": 0, "timeouts": 0, "turns_renewed": 0, "connections_dropped": 0, "mucked": 0, "disconnected": 0}  # and firing again changes nothing
+    assert clock.advance(59) == {
+        "hands_started": 0,
+        "timeouts": 0,
+        "turns_renewed": 0,
+        "connections_dropped": 0,
+        "mucked": 0,
+        "disconnected": 0,
+    }  # the first deadline has passed
+    assert clock.advance(0) == {
+        "hands_started": 0,
+        "timeouts": 0,
+        "turns_renewed": 0,
+        "connections_dropped": 0,
+        "mucked": 0,
+        "disconnected": 0,
+    }  # and firing again changes nothing
     assert clock.advance(2)["timeouts"] == 1  # the next player's own 60 seconds ran out
 
 
@@ -157,7 +196,7 @@ def test_rake_is_recorded_and_audited(seated, clock):
 
 def test_dynamic_blinds_come_from_the_smallest_stack_dealt_in(seated, clock):
     # RULES.md 3: big blind = 10% of the smallest stack, rounded down to even; small = half.
-    table, users = seated("classic", seats=(0, 1, 2), stacks=[5_000, 1_234, 9_000])
+    table, _users = seated("classic", seats=(0, 1, 2), stacks=[5_000, 1_234, 9_000])
     clock.advance(31)
     state = current(table)
     assert (state.options.small_blind, state.options.big_blind) == (61, 122)
@@ -215,7 +254,9 @@ def test_all_in_protection_twice_a_day_then_fold(seated, clock, sockets):
 def test_many_random_hands_conserve_chips(seated, clock):
     import random
 
-    table, users = seated("nl50", seats=(0, 2, 3, 5, 8), stacks=[2_000, 3_500, 10_000, 2_100, 9_999])
+    table, users = seated(
+        "nl50", seats=(0, 2, 3, 5, 8), stacks=[2_000, 3_500, 10_000, 2_100, 9_999]
+    )
     rng = random.Random(11)
 
     def mostly_calm(legal):  # all-ins end the session early: make them rare

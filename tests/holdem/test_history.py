@@ -1,4 +1,5 @@
 """Hand history: previous hand for a player, recent hands, PokerStars export (RULES.md 4)."""
+
 import pytest
 from django.urls import reverse
 
@@ -33,7 +34,7 @@ def test_previous_hand_shows_board_actions_shown_hands_and_own_cards(seated, clo
 
 
 def test_recent_hands_list_only_the_players_own(seated, clock, make_player):
-    table, users, record = played_showdown(seated, clock)
+    _table, users, record = played_showdown(seated, clock)
     assert [r.pk for r in hands_of(users[3])] == [record.pk]
     assert list(hands_of(make_player())) == []
 
@@ -43,10 +44,15 @@ def test_pokerstars_export_reads_like_a_pokerstars_hand(seated, clock):
     text = pokerstars_text(record, viewer_id=users[0].pk)
     lines = text.splitlines()
     assert lines[0].startswith(f"PokerStars Hand #{record.pk}: Hold'em No Limit (50/100) - ")
-    assert lines[1].startswith(f"Table '{table.name}' 9-max Seat #{record.button_seat + 1} is the button")
+    assert lines[1].startswith(
+        f"Table '{table.name}' 9-max Seat #{record.button_seat + 1} is the button"
+    )
     assert "posts small blind 50" in text and "posts big blind 100" in text
     assert "*** HOLE CARDS ***" in text and "*** FLOP ***" in text and "*** RIVER ***" in text
-    assert "*** SUMMARY ***" in text and f"Total pot {sum(p['amount'] for p in record.result['pots'])}" in text
+    assert (
+        "*** SUMMARY ***" in text
+        and f"Total pot {sum(p['amount'] for p in record.result['pots'])}" in text
+    )
     own = hand_summary_for(record, users[0])["your_cards"]
     assert f"Dealt to {users[0].username} [{' '.join(own)}]" in text
     # Hole cards of a player who did not show never appear.
@@ -59,7 +65,7 @@ def test_pokerstars_export_reads_like_a_pokerstars_hand(seated, clock):
 
 
 def test_history_pages_and_download_are_for_participants_only(client, seated, clock, make_player):
-    table, users, record = played_showdown(seated, clock)
+    _table, users, record = played_showdown(seated, clock)
     client.force_login(users[0])
     assert client.get(reverse("hand_list")).status_code == 200
     assert client.get(reverse("hand_detail", args=[record.pk])).status_code == 200

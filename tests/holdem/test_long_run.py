@@ -1,5 +1,6 @@
 """500 hands of random legal play through the services: the books balance and every stored hand
 replays through the engine to the result that was paid."""
+
 import random
 
 import pytest
@@ -24,7 +25,9 @@ def test_500_random_hands_keep_every_chip_and_replay_exactly(seated, clock, make
         taken = set(Seat.objects.filter(table=table).values_list("number", flat=True))
         for number in set(users) - taken:
             newcomer = spares.pop() if spares else make_player()
-            table_sit(table_id=table.pk, user=newcomer, seat=number, buy_in=rng.randint(2_000, 10_000))
+            table_sit(
+                table_id=table.pk, user=newcomer, seat=number, buy_in=rng.randint(2_000, 10_000)
+            )
             users[number] = newcomer
         clock.advance(31)
         while (state := current(table)) is not None:
@@ -41,5 +44,7 @@ def test_500_random_hands_keep_every_chip_and_replay_exactly(seated, clock, make
     assert records.count() == HANDS
     for record in records:
         final, _ = replay_record(record)
-        assert dict(final.result.final_stacks) == {p["seat"]: p["stack_after"] for p in record.players}, record.pk
+        assert dict(final.result.final_stacks) == {
+            p["seat"]: p["stack_after"] for p in record.players
+        }, record.pk
         assert final.result.rake == record.rake

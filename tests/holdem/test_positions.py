@@ -1,4 +1,5 @@
 """holdem/positions.py mirrors where the engine puts the blinds; this keeps the two in step."""
+
 import random
 
 from holdem import engine
@@ -12,8 +13,13 @@ def test_blind_seats_agree_with_the_engine_for_random_tables_and_buttons():
         dealt = sorted(rng.sample(range(10), rng.randint(2, 10)))
         button = rng.choice(range(10)) if rng.random() < 0.3 else rng.choice(dealt)
         options = engine.HandOptions(structure="no_limit", small_blind=1, big_blind=2)
-        state, _ = engine.start_hand(options, [engine.SeatIn(seat=s, stack=100) for s in dealt], button, new_deck())
-        assert blind_seats(dealt, button) == (state.small_blind_seat, state.big_blind_seat), (dealt, button)
+        state, _ = engine.start_hand(
+            options, [engine.SeatIn(seat=s, stack=100) for s in dealt], button, new_deck()
+        )
+        assert blind_seats(dealt, button) == (state.small_blind_seat, state.big_blind_seat), (
+            dealt,
+            button,
+        )
 
 
 def test_the_button_moves_to_the_next_player_dealt_in():

@@ -1,4 +1,5 @@
 """Rooms from presets or by hand, validated; closing a room (RULES.md 1, 7)."""
+
 import pytest
 from django.core.exceptions import ValidationError
 
@@ -16,16 +17,31 @@ def test_every_preset_of_rules_section_7_makes_a_playable_room():
     assert rooms_seed_presets() == len(PRESETS) == 4
     assert rooms_seed_presets() == 4  # idempotent
     classic = Table.objects.get(preset="classic")
-    assert (classic.seats, classic.blinds, classic.raise_cap, classic.min_raise, classic.max_buy_in) == (6, "dynamic", 3, "any", None)
+    assert (
+        classic.seats,
+        classic.blinds,
+        classic.raise_cap,
+        classic.min_raise,
+        classic.max_buy_in,
+    ) == (6, "dynamic", 3, "any", None)
     fixed = Table.objects.get(preset="fl20")
-    assert (fixed.small_blind, fixed.big_blind, fixed.small_bet, fixed.big_bet, fixed.min_buy_in) == (10, 20, 20, 40, 200)
+    assert (
+        fixed.small_blind,
+        fixed.big_blind,
+        fixed.small_bet,
+        fixed.big_bet,
+        fixed.min_buy_in,
+    ) == (10, 20, 20, 40, 200)
     assert fixed.disconnect == "all_in_protection"
 
 
 @pytest.mark.parametrize(
     "options, field",
     [
-        ({"structure": "fixed_limit", "small_bet": 1, "big_bet": 2, "blinds": "fixed"}, "small_bet"),  # RULES.md 7
+        (
+            {"structure": "fixed_limit", "small_bet": 1, "big_bet": 2, "blinds": "fixed"},
+            "small_bet",
+        ),  # RULES.md 7
         ({"min_buy_in": 5000, "max_buy_in": 1000}, "max_buy_in"),
         ({"seats": 11}, "seats"),
         ({"seats": 1}, "seats"),
@@ -50,7 +66,11 @@ def test_closing_an_idle_room_stands_everyone_up_with_chips_returned(seated):
     table, users = seated("nl50", seats=(0, 1), buy_in=3_000)
     room_close(table_id=table.pk)
     table.refresh_from_db()
-    assert table.status == TableStatus.CLOSED and table.seat_set.count() == 0 and table.next_hand_at is None
+    assert (
+        table.status == TableStatus.CLOSED
+        and table.seat_set.count() == 0
+        and table.next_hand_at is None
+    )
     for user in users.values():
         user.wallet.refresh_from_db()
         assert user.wallet.balance == 10_000
@@ -88,15 +108,35 @@ def test_closing_during_a_hand_lets_it_finish_then_closes(seated, clock):
 def test_a_fixed_limit_room_made_by_hand_must_follow_its_lower_stake(options, field):
     # RULES.md 1 and 7 [003]: small blind = half the lower stake (rounded down), big blind = the
     # lower stake, big bet = twice it, minimum buy-in at least 10 lower stakes.
-    values = {"structure": "fixed_limit", "small_bet": 20, "big_bet": 40, "min_buy_in": 200, **options}
+    values = {
+        "structure": "fixed_limit",
+        "small_bet": 20,
+        "big_bet": 40,
+        "min_buy_in": 200,
+        **options,
+    }
     with pytest.raises(ValidationError) as refused:
         room_create(name="hand made", **values)
     assert field in refused.value.message_dict
     assert not Table.objects.filter(name="hand made").exists()
-    room_create(name="hand made", structure="fixed_limit", small_bet=20, big_bet=40, small_blind=10, big_blind=20,
-                min_buy_in=200)
-    odd = room_create(name="odd stake", structure="fixed_limit", small_bet=25, big_bet=50, small_blind=12,
-                      big_blind=25, min_buy_in=250)
+    room_create(
+        name="hand made",
+        structure="fixed_limit",
+        small_bet=20,
+        big_bet=40,
+        small_blind=10,
+        big_blind=20,
+        min_buy_in=200,
+    )
+    odd = room_create(
+        name="odd stake",
+        structure="fixed_limit",
+        small_bet=25,
+        big_bet=50,
+        small_blind=12,
+        big_blind=25,
+        min_buy_in=250,
+    )
     assert (odd.small_blind, odd.big_blind) == (12, 25)  # rounded down
 
 
@@ -104,11 +144,26 @@ def test_the_admin_form_names_the_wrong_fixed_limit_field():
     from holdem.admin import TableForm
 
     data = {
-        "name": "admin fl", "status": "open", "seats": 10, "structure": "fixed_limit", "blinds": "fixed",
-        "small_blind": 50, "big_blind": 100, "dynamic_blind_percent": 10, "small_bet": 20, "big_bet": 40,
-        "min_raise": "full", "min_buy_in": 200, "entry": "wait_or_post", "disconnect": "all_in_protection",
-        "turn_seconds": 60, "countdown_seconds": 30, "countdown_full_seconds": 10, "rake_percent": "0",
-        "auto_muck": True, "disconnect_grace_seconds": 20,
+        "name": "admin fl",
+        "status": "open",
+        "seats": 10,
+        "structure": "fixed_limit",
+        "blinds": "fixed",
+        "small_blind": 50,
+        "big_blind": 100,
+        "dynamic_blind_percent": 10,
+        "small_bet": 20,
+        "big_bet": 40,
+        "min_raise": "full",
+        "min_buy_in": 200,
+        "entry": "wait_or_post",
+        "disconnect": "all_in_protection",
+        "turn_seconds": 60,
+        "countdown_seconds": 30,
+        "countdown_full_seconds": 10,
+        "rake_percent": "0",
+        "auto_muck": True,
+        "disconnect_grace_seconds": 20,
     }
     form = TableForm(data=data)
     assert not form.is_valid()

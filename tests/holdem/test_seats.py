@@ -1,4 +1,5 @@
 """Sitting down, standing up, sitting out, posting, one room at a time (RULES.md 2)."""
+
 from datetime import timedelta
 
 import pytest
@@ -21,7 +22,11 @@ pytestmark = pytest.mark.django_db
 
 def books(user):
     user.wallet.refresh_from_db()
-    return user.wallet.balance, LedgerEntry.objects.filter(user=user).count(), Seat.objects.filter(user=user).count()
+    return (
+        user.wallet.balance,
+        LedgerEntry.objects.filter(user=user).count(),
+        Seat.objects.filter(user=user).count(),
+    )
 
 
 def test_sitting_down_moves_the_buy_in_from_wallet_to_seat_through_the_ledger(room, make_player):
@@ -89,7 +94,7 @@ def test_whole_balance_rooms_take_the_whole_wallet(room, make_player):
 
 def test_second_player_starts_a_30_second_countdown_and_a_full_table_10(seated, make_player, clock):
     # RULES.md 2: 30 s, or 10 s when every seat is filled.
-    table, users = seated("nl50", seats=(0,))
+    table, _users = seated("nl50", seats=(0,))
     assert table.next_hand_at is None
     table_sit(table_id=table.pk, user=make_player(), seat=1, buy_in=3_000)
     table.refresh_from_db()
@@ -138,7 +143,9 @@ def test_sitting_down_during_a_hand_waits_for_the_next_game(seated, make_player,
     chips_everywhere()
 
 
-def test_a_new_player_in_a_wait_or_post_room_waits_for_the_big_blind_or_posts(seated, make_player, clock):
+def test_a_new_player_in_a_wait_or_post_room_waits_for_the_big_blind_or_posts(
+    seated, make_player, clock
+):
     table, users = seated("nl50", seats=(0, 2, 4))
     clock.advance(31)
     dave = make_player()
@@ -159,7 +166,9 @@ def test_a_new_player_in_a_wait_or_post_room_waits_for_the_big_blind_or_posts(se
     chips_everywhere()
 
 
-def test_posting_deals_a_waiting_player_in_at_the_next_hand_with_a_live_big_blind(seated, make_player, clock):
+def test_posting_deals_a_waiting_player_in_at_the_next_hand_with_a_live_big_blind(
+    seated, make_player, clock
+):
     table, users = seated("nl50", seats=(0, 2, 4))
     clock.advance(31)
     dave = make_player()

@@ -1,4 +1,5 @@
 """The table around the engine, as RULES.md 2, 4 and 5 say (issue 11), through the services."""
+
 from datetime import timedelta
 
 import pytest
@@ -29,7 +30,9 @@ def check_or_call(legal):
 # --- RULES.md 2: "During a game" includes the countdown between two hands of a running game ------
 
 
-def test_sitting_down_in_the_countdown_between_two_hands_waits_for_the_big_blind(seated, clock, make_player):
+def test_sitting_down_in_the_countdown_between_two_hands_waits_for_the_big_blind(
+    seated, clock, make_player
+):
     table, users = seated("nl50", seats=(0, 1, 2))
     clock.advance(31)
     play_out(table, users)
@@ -43,7 +46,7 @@ def test_sitting_down_in_the_countdown_between_two_hands_waits_for_the_big_blind
 
 
 def test_at_a_table_with_no_game_running_everybody_is_dealt_in(seated, clock, make_player):
-    table, users = seated("nl50", seats=(0,))
+    table, _users = seated("nl50", seats=(0,))
     second = make_player()
     seat = table_sit(table_id=table.pk, user=second, seat=4, buy_in=3_000)
     assert not seat.waiting_for_big_blind
@@ -56,11 +59,17 @@ def test_at_a_table_with_no_game_running_everybody_is_dealt_in(seated, clock, ma
 
 def test_a_player_who_leaves_owing_blinds_owes_them_when_back_within_30_minutes(seated, clock):
     table, users = seated("nl50", seats=(0, 1, 2, 3))
-    Seat.objects.filter(user=users[3]).update(missed_small_blind=True, missed_big_blind=True, sitting_out=True)
+    Seat.objects.filter(user=users[3]).update(
+        missed_small_blind=True, missed_big_blind=True, sitting_out=True
+    )
     table_leave(table_id=table.pk, user=users[3])
     clock.now += timedelta(minutes=29)
     seat = table_sit(table_id=table.pk, user=users[3], seat=3, buy_in=5_000)
-    assert (seat.missed_small_blind, seat.missed_big_blind, seat.waiting_for_big_blind) == (True, True, True)
+    assert (seat.missed_small_blind, seat.missed_big_blind, seat.waiting_for_big_blind) == (
+        True,
+        True,
+        True,
+    )
     table_leave(table_id=table.pk, user=users[3])
     clock.now += timedelta(minutes=31)
     seat = table_sit(table_id=table.pk, user=users[3], seat=3, buy_in=2_000)
@@ -76,13 +85,18 @@ def test_a_player_who_leaves_with_chips_buys_back_in_for_at_least_as_many(seated
     assert you["buy_in"]["min"] == 6_000 and "6,000 chips" in you["buy_in"]["reason"]
     with pytest.raises(TableError) as refused:
         table_sit(table_id=table.pk, user=users[1], seat=1, buy_in=2_000)
-    assert refused.value.code == "buy_in_too_small" and "10 minutes ago with 6,000" in refused.value.message
+    assert (
+        refused.value.code == "buy_in_too_small"
+        and "10 minutes ago with 6,000" in refused.value.message
+    )
     assert not Seat.objects.filter(user=users[1]).exists()
     table_sit(table_id=table.pk, user=users[1], seat=1, buy_in=6_000)
     chips_everywhere()
 
 
-def test_the_rathole_minimum_may_exceed_the_rooms_maximum_and_lapses_after_30_minutes(seated, clock):
+def test_the_rathole_minimum_may_exceed_the_rooms_maximum_and_lapses_after_30_minutes(
+    seated, clock
+):
     table, users = seated("pl50", seats=(0, 1), buy_in=10_000)
     Seat.objects.filter(user=users[1]).update(stack=14_000)  # won 4,000 (moved for the test)
     Seat.objects.filter(user=users[0]).update(stack=6_000)
@@ -131,7 +145,9 @@ def test_without_auto_muck_the_beaten_player_chooses_show_or_muck(showdown_table
         table_muck(table_id=table.pk, user=users[0])  # decided already
 
 
-def test_the_time_to_choose_runs_out_into_a_muck_and_previous_hand_still_shows_the_cards(showdown_table, clock):
+def test_the_time_to_choose_runs_out_into_a_muck_and_previous_hand_still_shows_the_cards(
+    showdown_table, clock
+):
     table, users = showdown_table
     Seat.objects.filter(user=users[0]).update(auto_muck=False)
     clock.advance(31)
@@ -144,10 +160,14 @@ def test_the_time_to_choose_runs_out_into_a_muck_and_previous_hand_still_shows_t
     # RULES.md 4 [002]: the previous-hand view lists every hand still in at the showdown.
     for viewer in (users[0], users[1]):
         summary = previous_hand_for(table, viewer)
-        assert summary["showdown"] == {"0": ["7c", "2d"], "1": ["Ah", "Ad"]} and summary["mucked"] == [0]
+        assert summary["showdown"] == {"0": ["7c", "2d"], "1": ["Ah", "Ad"]} and summary[
+            "mucked"
+        ] == [0]
 
 
-def test_with_auto_muck_a_beaten_hand_is_mucked_silently_and_the_room_default_applies(showdown_table, clock):
+def test_with_auto_muck_a_beaten_hand_is_mucked_silently_and_the_room_default_applies(
+    showdown_table, clock
+):
     table, users = showdown_table
     Table.objects.filter(pk=table.pk).update(auto_muck=False)  # the room's default: show
     Seat.objects.filter(user=users[0]).update(auto_muck=True)  # the player's own choice wins
@@ -202,13 +222,17 @@ def test_all_in_lines_of_the_log_carry_their_amount(seated, clock):
     logged = HandAction.objects.get(client_action_id="shove")
     assert logged.action == "all_in" and logged.amount == 2_500
     # A repeat of the same frame is still the same action (not an idempotency conflict).
-    assert table_act(table_id=table.pk, user=users[pusher], action="all_in", action_id="shove")["repeated"]
+    assert table_act(table_id=table.pk, user=users[pusher], action="all_in", action_id="shove")[
+        "repeated"
+    ]
 
 
 # --- RULES.md 5: protection only when it protects; RULES.md 2: idle players sit out -------------
 
 
-def test_a_player_already_all_in_or_not_in_the_hand_uses_no_protection(seated, clock, sockets, make_player):
+def test_a_player_already_all_in_or_not_in_the_hand_uses_no_protection(
+    seated, clock, sockets, make_player
+):
     # RULES.md 5: "A player already all in (or not in the hand) uses none."
     table, users = seated("nl50", seats=(0, 1, 2), disconnect="all_in_protection", buy_in=2_000)
     tabs = {number: sockets.open(table, user) for number, user in users.items()}
@@ -222,7 +246,9 @@ def test_a_player_already_all_in_or_not_in_the_hand_uses_no_protection(seated, c
     sockets.close(tabs[2], table, users[2])
     sockets.close(watching, table, watcher)
     clock.advance(21)
-    assert Seat.objects.get(user=users[2]).disconnected and Seat.objects.get(user=watcher).disconnected
+    assert (
+        Seat.objects.get(user=users[2]).disconnected and Seat.objects.get(user=watcher).disconnected
+    )
     assert not ProtectionUse.objects.exists()
     assert not HandAction.objects.filter(source="disconnect").exists()
     # One who can still bet is protected, and that uses one of their two.
@@ -234,7 +260,7 @@ def test_a_player_already_all_in_or_not_in_the_hand_uses_no_protection(seated, c
 
 def test_a_connected_player_who_times_out_twice_in_a_row_is_sat_out(seated, clock, sockets):
     table, users = seated("nl50", seats=(0, 1, 2))
-    for number, user in users.items():
+    for _number, user in users.items():
         sockets.open(table, user)
     clock.advance(31)
     idle = current(table).to_act
@@ -243,7 +269,11 @@ def test_a_connected_player_who_times_out_twice_in_a_row_is_sat_out(seated, cloc
     play_out(table, users, choose=check_or_call)
     clock.advance(31)
     while (state := current(table)) is not None and state.to_act != idle:
-        table_act(table_id=table.pk, user=users[state.to_act], action=check_or_call(engine.legal_actions(state)))
+        table_act(
+            table_id=table.pk,
+            user=users[state.to_act],
+            action=check_or_call(engine.legal_actions(state)),
+        )
     assert current(table).to_act == idle  # everyone checks or calls: the idle player's turn comes
     clock.advance(61)  # second timeout in a row
     seat = Seat.objects.get(user=users[idle])
@@ -277,7 +307,9 @@ def test_a_disconnected_player_timing_out_is_not_sat_out_for_idleness(seated, cl
     assert not Seat.objects.get(user=users[idle]).sat_out_idle
 
 
-def test_a_protected_player_who_comes_back_sees_their_seat_all_in_until_the_hand_ends(seated, clock, sockets):
+def test_a_protected_player_who_comes_back_sees_their_seat_all_in_until_the_hand_ends(
+    seated, clock, sockets
+):
     # RULES.md 5: protected = all in for what they put in; coming back does not undo it.
     table, users = seated("fl20", seats=(0, 1, 2), buy_in=1_000)
     tabs = {number: sockets.open(table, user) for number, user in users.items()}

@@ -1,4 +1,5 @@
 """The RULES.md 6 seat states are derived from the stored state, and the private part is private."""
+
 import pytest
 
 from holdem import engine
@@ -38,7 +39,11 @@ def test_seat_states_follow_the_game(seated, clock, make_player, sockets):
     sockets.open(table, users[folder])
     while (state := current(table)) is not None:
         legal = engine.legal_actions(state)
-        table_act(table_id=table.pk, user=users[state.to_act], action="call" if "call" in legal.actions else "check")
+        table_act(
+            table_id=table.pk,
+            user=users[state.to_act],
+            action="call" if "call" in legal.actions else "check",
+        )
     after = states(table)
     winners = public_table(table)["last_hand"]["winners"]
     for number in winners:
@@ -56,7 +61,9 @@ def test_legal_actions_and_hole_cards_reach_only_their_owner(seated, clock, make
     mine = private_part(table, users[actor])
     theirs = private_part(table, users[other])
     assert mine["legal"]["actions"] and theirs["legal"] is None
-    assert mine["hole"] == list(state.player(actor).hole) and theirs["hole"] == list(state.player(other).hole)
+    assert mine["hole"] == list(state.player(actor).hole) and theirs["hole"] == list(
+        state.player(other).hole
+    )
     spectator = table_view_for(table, make_player())
     assert spectator["you"]["hole"] is None and spectator["you"]["seat"] is None
     assert all("hole" not in seat for seat in spectator["table"]["seats"])

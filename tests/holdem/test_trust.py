@@ -1,5 +1,6 @@
 """Exact idempotency, deadlines that mean what they say, and no turn cut short by downtime
 (issue 10.7 and 10.10), through the services."""
+
 from datetime import timedelta
 
 import pytest
@@ -23,12 +24,20 @@ def test_the_same_action_id_with_another_payload_is_refused_and_changes_nothing(
     table_act(table_id=table.pk, user=users[actor], action="raise", amount=300, action_id="click-7")
     before = world(table)
     # Same id, same payload: answered as a repeat.
-    again = table_act(table_id=table.pk, user=users[actor], action="raise", amount=300, action_id="click-7")
+    again = table_act(
+        table_id=table.pk, user=users[actor], action="raise", amount=300, action_id="click-7"
+    )
     assert again["repeated"] is True
     # Same id, another amount or action: the client must not believe this one went in.
     for action, amount in (("raise", 500), ("call", None), ("fold", None)):
         with pytest.raises(TableError) as refused:
-            table_act(table_id=table.pk, user=users[actor], action=action, amount=amount, action_id="click-7")
+            table_act(
+                table_id=table.pk,
+                user=users[actor],
+                action=action,
+                amount=amount,
+                action_id="click-7",
+            )
         assert refused.value.code == "idempotency_conflict"
         assert "raise 300" in refused.value.message
     assert world(table) == before
@@ -83,7 +92,7 @@ def test_a_turn_that_ran_out_while_the_site_was_down_gets_a_fresh_turn_clock(sea
 
 
 def test_a_turn_that_ran_out_with_the_clock_running_times_out_as_before(seated, clock):
-    table, users = seated("nl50", seats=(0, 1))
+    _table, _users = seated("nl50", seats=(0, 1))
     clock.advance(31)
     fired = clock.advance(61)
     assert (fired["timeouts"], fired["turns_renewed"]) == (1, 0)

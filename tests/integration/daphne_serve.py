@@ -1,5 +1,6 @@
 """A real Daphne for tests, started the way the product starts it (bin/daphne-serve, the same
 flags) on a free port, against the test database, in production settings over plain http."""
+
 import os
 import secrets
 import socket
@@ -65,13 +66,28 @@ def daphne_serving():
     """Yield the port of a Daphne serving casino.asgi:application; stop it afterwards. Needs the
     test database to be PostgreSQL with committed data (django_db(transaction=True))."""
     if connection.vendor != "postgresql":
-        service_missing("needs PostgreSQL: Daphne runs in another process and reads the test database")
-    env = server_env(CASINO_CLOCK="off")  # embedded mode: the in-memory channel layer is enough here
+        service_missing(
+            "needs PostgreSQL: Daphne runs in another process and reads the test database"
+        )
+    env = server_env(
+        CASINO_CLOCK="off"
+    )  # embedded mode: the in-memory channel layer is enough here
     port = free_port()
     with tempfile.TemporaryFile("w+") as log:
         server = subprocess.Popen(
-            [str(ROOT / "bin/daphne-serve"), "--bind", "127.0.0.1", "--port", str(port), "casino.asgi:application"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True,
+            [
+                str(ROOT / "bin/daphne-serve"),
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "casino.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
         try:
             wait_healthy(port, server, log)
@@ -88,7 +104,9 @@ def daphne_serving():
 
 
 def wait_healthy(port, server, log):
-    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never an http_proxy from the env
+    direct = urllib.request.build_opener(
+        urllib.request.ProxyHandler({})
+    )  # never an http_proxy from the env
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -101,4 +119,6 @@ def wait_healthy(port, server, log):
             break
         time.sleep(0.2)
     log.seek(0)
-    raise AssertionError(f"daphne on port {port} did not become healthy; its log ends:\n{log.read()[-3000:]}")
+    raise AssertionError(
+        f"daphne on port {port} did not become healthy; its log ends:\n{log.read()[-3000:]}"
+    )

@@ -3,15 +3,15 @@
 real websockets who behave as the browser client does (a `heartbeat` ahead of them, or a gap,
 and they ask for a snapshot); and the deadline clock ticking beside them as beat would.
 """
+
 import asyncio
+import contextlib
 import json
-import os
 import signal
 import subprocess
 import tempfile
 import threading
 import time
-from pathlib import Path
 
 from django.db import close_old_connections, connection
 
@@ -36,18 +36,31 @@ class LiveServer:
         self.port = free_port()
         self.extra_args = list(extra_args)
         self.env = server_env(
-            REDIS_URL=redis_url, DJANGO_SECRET_KEY=secret_key, DJANGO_CONN_HEALTH_CHECKS="true",
+            REDIS_URL=redis_url,
+            DJANGO_SECRET_KEY=secret_key,
+            DJANGO_CONN_HEALTH_CHECKS="true",
             **({"DATABASE_URL": database} if database else {}),
         )
         self.process = None
         self.log = None
 
     def start(self) -> "LiveServer":
-        self.log = tempfile.TemporaryFile("w+")
+        self.log = tempfile.TemporaryFile("w+")  # noqa: SIM115 (open until stop())
         self.process = subprocess.Popen(
-            [str(ROOT / "bin/daphne-serve"), *self.extra_args, "--bind", "127.0.0.1", "--port", str(self.port),
-             "casino.asgi:application"],
-            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT, text=True,
+            [
+                str(ROOT / "bin/daphne-serve"),
+                *self.extra_args,
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "casino.asgi:application",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
         wait_healthy(self.port, self.process, self.log)
         return self
@@ -138,7 +151,11 @@ class Player:
                     if self.seq is not None and frame["seq"] > self.seq + 1:
                         await self.ws.send(json.dumps({"type": "snapshot"}))
                     self.seq = max(self.seq or 0, frame["seq"])
-                elif frame["type"] == "heartbeat" and self.seq is not None and frame["seq"] > self.seq:
+                elif (
+                    frame["type"] == "heartbeat"
+                    and self.seq is not None
+                    and frame["seq"] > self.seq
+                ):
                     await self.ws.send(json.dumps({"type": "snapshot"}))
         except websockets.ConnectionClosed as closed:
             self.closed_with = closed.rcvd.code if closed.rcvd else None
@@ -153,7 +170,9 @@ class Player:
                 if predicate(frame):
                     return frame
             if time.monotonic() > deadline:
-                raise AssertionError(f"{self.name}: no matching frame in {timeout} s; last {self.frames[-3:]}")
+                raise AssertionError(
+                    f"{self.name}: no matching frame in {timeout} s; last {self.frames[-3:]}"
+                )
             await asyncio.sleep(0.05)
 
     async def request(self, frame: dict, timeout: float = 10):
@@ -211,10 +230,8 @@ class TcpProxy:
             pass
         finally:
             for end in (source, sink):
-                try:
+                with contextlib.suppress(OSError):
                     end.close()
-                except OSError:
-                    pass
 
     def cut(self):
         """Every open connection dies and new ones are refused."""
@@ -225,10 +242,8 @@ class TcpProxy:
             pairs, self.pairs = self.pairs, []
         for pair in pairs:
             for end in pair:
-                try:
+                with contextlib.suppress(OSError):
                     end.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
     def restore(self):
         self.up = True

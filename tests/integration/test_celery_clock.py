@@ -1,6 +1,7 @@
 """A real Celery worker with beat, on Redis and PostgreSQL, drives the table clock: countdowns
 start games, turns time out into check/fold, and a worker killed mid-countdown and restarted
 still starts the game exactly once."""
+
 import os
 import signal
 import subprocess
@@ -34,9 +35,21 @@ def worker(postgres, redis_url, tmp_path):
 
     def start():
         process = subprocess.Popen(
-            [str(celery), "-A", "casino", "worker", "-B", "--pool=solo", "--loglevel=warning",
-             f"--schedule={tmp_path / 'beat-schedule'}"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            [
+                str(celery),
+                "-A",
+                "casino",
+                "worker",
+                "-B",
+                "--pool=solo",
+                "--loglevel=warning",
+                f"--schedule={tmp_path / 'beat-schedule'}",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
             start_new_session=True,  # its own process group: beat runs in a child process
         )
         running.append(process)
@@ -79,7 +92,9 @@ def test_beat_starts_the_game_and_times_out_the_turn(worker, make_player):
     start, _ = worker
     table = seated_table(make_player, "beat")
     start()
-    assert wait_for(lambda: Table.objects.get(pk=table.pk).in_hand, 40), "beat did not start the hand"
+    assert wait_for(lambda: Table.objects.get(pk=table.pk).in_hand, 40), (
+        "beat did not start the hand"
+    )
     hand = HandRecord.objects.get(table=table)
     # Nobody acts: within the 5-second turn clock beat folds the player facing the big blind.
     assert wait_for(lambda: HandAction.objects.filter(hand=hand, source="timeout").exists(), 30)
@@ -87,7 +102,9 @@ def test_beat_starts_the_game_and_times_out_the_turn(worker, make_player):
     assert (first.source, first.action) == ("timeout", "fold")
 
 
-def test_a_worker_killed_mid_countdown_and_restarted_starts_the_game_exactly_once(worker, make_player):
+def test_a_worker_killed_mid_countdown_and_restarted_starts_the_game_exactly_once(
+    worker, make_player
+):
     start, kill = worker
     table = seated_table(make_player, "phoenix")
     Table.objects.filter(pk=table.pk).update(next_hand_at=timezone.now() + timedelta(seconds=6))
@@ -96,6 +113,8 @@ def test_a_worker_killed_mid_countdown_and_restarted_starts_the_game_exactly_onc
     kill(first)
     assert not Table.objects.get(pk=table.pk).in_hand
     start()
-    assert wait_for(lambda: Table.objects.get(pk=table.pk).in_hand, 40), "the restarted worker did not start the hand"
+    assert wait_for(lambda: Table.objects.get(pk=table.pk).in_hand, 40), (
+        "the restarted worker did not start the hand"
+    )
     time.sleep(2)  # more beats: the due countdown must not fire twice
     assert HandRecord.objects.filter(table=table).count() == 1

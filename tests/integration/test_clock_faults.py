@@ -1,5 +1,6 @@
 """The deadline task under faults, in real processes: a worker killed while firing a turn's
 deadline, and the task delivered again (twice, at once), time the turn out exactly once."""
+
 import json
 import os
 import subprocess
@@ -18,21 +19,30 @@ from tests.integration.daphne_serve import ROOT, database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-FIRE = "import django, json; django.setup(); from holdem.tasks import fire_due_deadlines; print(json.dumps(fire_due_deadlines()))"
+FIRE = (
+    "import django, json; django.setup(); from holdem.tasks import fire_due_deadlines; "
+    "print(json.dumps(fire_due_deadlines()))"
+)
 
 
 def worker_env():
     env = {k: v for k, v in os.environ.items() if not k.startswith("CASINO_")}
-    env.update(DATABASE_URL=database_url(), DJANGO_SETTINGS_MODULE="casino.settings", DJANGO_DEBUG="true")
+    env.update(
+        DATABASE_URL=database_url(), DJANGO_SETTINGS_MODULE="casino.settings", DJANGO_DEBUG="true"
+    )
     env.pop("REDIS_URL", None)
     return env
 
 
 def fire_in_a_process():
-    return subprocess.Popen([sys.executable, "-c", FIRE], cwd=ROOT, env=worker_env(), stdout=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", FIRE], cwd=ROOT, env=worker_env(), stdout=subprocess.PIPE, text=True
+    )
 
 
-def test_a_deadline_fired_again_after_its_worker_was_killed_times_the_turn_out_once(postgres, make_player):
+def test_a_deadline_fired_again_after_its_worker_was_killed_times_the_turn_out_once(
+    postgres, make_player
+):
     table = room_create(name="twice", preset="nl50", turn_seconds=5)
     for number in (0, 1):
         table_sit(table_id=table.pk, user=make_player(), seat=number, buy_in=2_000)
@@ -48,7 +58,9 @@ def test_a_deadline_fired_again_after_its_worker_was_killed_times_the_turn_out_o
         first.wait(10)
         redelivered = [fire_in_a_process(), fire_in_a_process()]  # the task comes back, twice
         time.sleep(1)
-    results = [json.loads(p.communicate(timeout=60)[0].strip().splitlines()[-1]) for p in redelivered]
+    results = [
+        json.loads(p.communicate(timeout=60)[0].strip().splitlines()[-1]) for p in redelivered
+    ]
     assert sorted(r["timeouts"] for r in results) == [0, 1]
     assert HandAction.objects.filter(hand__table=table, source="timeout").count() == 1
     assert audit_chips().ok

@@ -1,6 +1,7 @@
 """bin/cluster: two Daphne servers, two Celery workers and one beat on PostgreSQL and Redis, in
 production settings over plain http. A player on server A sees what another does through server B.
 """
+
 import asyncio
 import json
 import os
@@ -44,20 +45,28 @@ def cluster(tmp_path):
     if not answers(6379):
         service_missing("needs Redis on 127.0.0.1:6379")
     ports = free_ports(2)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CASINO_")) and k != "DATABASE_URL"}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "CASINO_")) and k != "DATABASE_URL"
+    }
     env.update(
         CLUSTER_PORTS=" ".join(map(str, ports)),
         CLUSTER_RUN_DIR=str(tmp_path / "run"),
         CLUSTER_DB="casino_cluster_test",
         CLUSTER_REDIS_URL="redis://127.0.0.1:6379/11",
     )
-    started = subprocess.run(["bin/cluster", "start"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=90)
+    started = subprocess.run(
+        ["bin/cluster", "start"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=90
+    )
     run_dir = tmp_path / "run"
     try:
         assert started.returncode == 0, started.stdout + started.stderr
         yield {"ports": ports, "env": env, "run_dir": run_dir}
     finally:
-        stopped = subprocess.run(["bin/cluster", "stop"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+        stopped = subprocess.run(
+            ["bin/cluster", "stop"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+        )
         assert stopped.returncode == 0, stopped.stdout + stopped.stderr
     assert not list(run_dir.glob("*.pid"))
 
@@ -91,9 +100,18 @@ def test_the_cluster_serves_on_both_servers_and_events_cross_between_them(cluste
     watcher = sign_in(f"http://127.0.0.1:{port_a}", f"watcher{stamp}", "cluster-test-pw-1")
     sitter = sign_in(f"http://127.0.0.1:{port_b}", f"sitter{stamp}", "cluster-test-pw-2")
     made = subprocess.run(
-        ["bin/cluster", "manage", "shell", "-c",
-         f"from holdem.services import room_create; print(room_create(name='cluster {stamp}', preset='nl50').pk)"],
-        cwd=ROOT, env=cluster["env"], capture_output=True, text=True, timeout=60,
+        [
+            "bin/cluster",
+            "manage",
+            "shell",
+            "-c",
+            f"from holdem.services import room_create; print(room_create(name='cluster {stamp}', preset='nl50').pk)",
+        ],
+        cwd=ROOT,
+        env=cluster["env"],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert made.returncode == 0, made.stderr
     table_id = int(made.stdout.split()[-1])
@@ -110,7 +128,9 @@ async def watch_a_seat_taken_elsewhere(port_a, port_b, table_id, watcher_session
 
     def socket_to(port, session):
         return connect(
-            f"ws://127.0.0.1:{port}/ws/table/{table_id}/", origin=f"http://127.0.0.1:{port}", proxy=None,
+            f"ws://127.0.0.1:{port}/ws/table/{table_id}/",
+            origin=f"http://127.0.0.1:{port}",
+            proxy=None,
             additional_headers={"Cookie": f"sessionid={session}"},
         )
 
@@ -120,7 +140,10 @@ async def watch_a_seat_taken_elsewhere(port_a, port_b, table_id, watcher_session
             if frame["type"] == kind:
                 return frame
 
-    async with socket_to(port_a, watcher_session) as on_a, socket_to(port_b, sitter_session) as on_b:
+    async with (
+        socket_to(port_a, watcher_session) as on_a,
+        socket_to(port_b, sitter_session) as on_b,
+    ):
         before = (await frame_of(on_a, "snapshot"))["seq"]
         await frame_of(on_b, "snapshot")
         await on_b.send(json.dumps({"type": "sit", "seat": 4, "buy_in": 2_000}))

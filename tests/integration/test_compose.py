@@ -5,6 +5,7 @@ Compose implementation is installed (no engine is needed for `config`). Without 
 skip, except on CI (CI=true), where bin/services installs Debian's docker-compose and a missing
 client is a failure.
 """
+
 import re
 import shutil
 import subprocess
@@ -38,7 +39,15 @@ def health_test_of(service) -> str:
 
 
 def test_the_stack_has_every_service(compose):
-    assert set(compose["services"]) == {"postgres", "redis", "migrate", "web", "worker", "beat", "nginx"}
+    assert set(compose["services"]) == {
+        "postgres",
+        "redis",
+        "migrate",
+        "web",
+        "worker",
+        "beat",
+        "nginx",
+    }
     assert set(compose["volumes"]) >= {"postgres-data", "static"}
 
 
@@ -53,11 +62,17 @@ def test_web_scales_out_so_it_has_no_fixed_name_or_host_port(compose):
 
 
 def test_there_is_exactly_one_celery_beat(compose):
-    beats = [name for name, service in compose["services"].items() if re.search(r"\bbeat\b", command_of(service))]
+    beats = [
+        name
+        for name, service in compose["services"].items()
+        if re.search(r"\bbeat\b", command_of(service))
+    ]
     assert beats == ["beat"]
     assert compose["services"]["beat"].get("deploy", {}).get("replicas", 1) == 1
     assert "worker" in command_of(compose["services"]["worker"])
-    assert "-B" not in command_of(compose["services"]["worker"]).split()  # no beat hidden in a worker
+    assert (
+        "-B" not in command_of(compose["services"]["worker"]).split()
+    )  # no beat hidden in a worker
 
 
 def test_every_long_running_service_has_a_health_check(compose):
@@ -73,7 +88,9 @@ def test_every_long_running_service_has_a_health_check(compose):
 
 def test_migrations_and_static_files_run_once_before_the_app_starts(compose):
     services = compose["services"]
-    assert "migrate" in command_of(services["migrate"]) and "collectstatic" in command_of(services["migrate"])
+    assert "migrate" in command_of(services["migrate"]) and "collectstatic" in command_of(
+        services["migrate"]
+    )
     assert services["migrate"].get("restart") == "no"
     for name in ("web", "worker", "beat"):
         depends = services[name]["depends_on"]
@@ -95,8 +112,15 @@ def test_app_services_run_in_production_mode_with_secrets_from_the_env_file(comp
         environment = compose["services"][name]["environment"]
         assert environment["DJANGO_DEBUG"] == "false"
         assert environment["DJANGO_LOG_FORMAT"] == "json"
-        for key in ("DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "DJANGO_CSRF_TRUSTED_ORIGINS",
-                    "CASINO_STARTING_CHIPS", "DATABASE_URL", "REDIS_URL", "CASINO_CHANNEL_LAYER"):
+        for key in (
+            "DJANGO_SECRET_KEY",
+            "DJANGO_ALLOWED_HOSTS",
+            "DJANGO_CSRF_TRUSTED_ORIGINS",
+            "CASINO_STARTING_CHIPS",
+            "DATABASE_URL",
+            "REDIS_URL",
+            "CASINO_CHANNEL_LAYER",
+        ):
             assert key in environment, f"{name} lacks {key}"
         # Secrets are interpolated from .env, never written into the file.
         assert environment["DJANGO_SECRET_KEY"].startswith("${DJANGO_SECRET_KEY:?")
@@ -143,10 +167,13 @@ def write_env(directory: Path, **values) -> Path:
 
 def test_docker_compose_accepts_the_file(tmp_path):
     command = compose_command()
-    env_file = write_env(tmp_path, **{key: "dummy-value-for-config" for key in SECRETS})
+    env_file = write_env(tmp_path, **dict.fromkeys(SECRETS, "dummy-value-for-config"))
     done = subprocess.run(
         [*command, "--file", str(COMPOSE_FILE), "--env-file", str(env_file), "config", "-q"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -156,7 +183,10 @@ def test_docker_compose_refuses_to_start_without_the_secrets(tmp_path):
     env_file = write_env(tmp_path, DJANGO_ALLOWED_HOSTS="poker.example.com")
     done = subprocess.run(
         [*command, "--file", str(COMPOSE_FILE), "--env-file", str(env_file), "config", "-q"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode != 0
     assert "DJANGO_SECRET_KEY" in done.stderr or "POSTGRES_PASSWORD" in done.stderr

@@ -1,8 +1,8 @@
 """The site under faults, with real processes: a server SIGKILLed mid-hand and restarted, a Redis
 flush mid-hand, a broadcast lost between commit and send, a half-open client. After each, the
 players' screens are current, presence tells the truth, and no chip is created or lost."""
+
 import asyncio
-import os
 import signal
 import subprocess
 import sys
@@ -20,7 +20,15 @@ from holdem import engine
 from holdem.models import Connection, HandAction, Seat, Table
 from holdem.services import room_create, table_act
 from tests.integration.daphne_serve import SERVER_SECRET_KEY
-from tests.integration.live_site import ROOT, Clock, LiveServer, Player, TcpProxy, session_cookie, wait_until
+from tests.integration.live_site import (
+    ROOT,
+    Clock,
+    LiveServer,
+    Player,
+    TcpProxy,
+    session_cookie,
+    wait_until,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,7 +37,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def redis_layer(postgres, redis_url, settings):
     """This process broadcasts through the same Redis as the servers (the clock thread does)."""
     settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [redis_url]}}
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url]},
+        }
     }
     redis.Redis.from_url(redis_url).flushdb()
     return redis_url
@@ -81,20 +92,28 @@ def test_a_server_killed_mid_hand_leaves_no_ghost_connections(servers, make_play
     server = servers()
 
     async def scenario():
-        a, b = await sit_two(server, table, cookies["alice"], cookies["bob"])
+        a, _b = await sit_two(server, table, cookies["alice"], cookies["bob"])
         await database_sync_to_async(start_hand_now)(table.pk)
         with Clock():
-            await a.until(lambda f: f["type"] == "event" and f["event"]["kind"] == "hand", timeout=10)
+            await a.until(
+                lambda f: f["type"] == "event" and f["event"]["kind"] == "hand", timeout=10
+            )
             server.kill()  # mid-hand, no disconnect handler runs
             server.start()  # same port, a new process
-            again = await Player("alice again").connect(server.port, f"/ws/table/{table.pk}/", cookies["alice"])
+            again = await Player("alice again").connect(
+                server.port, f"/ws/table/{table.pk}/", cookies["alice"]
+            )
             assert again.frames[0]["table"]["hand"] is not None  # the hand goes on
             await again.close()  # her last live socket
             # Both are disconnected within the process expiry (10 s) plus a clock tick.
             gone = await asyncio.to_thread(
-                wait_until, lambda: Seat.objects.filter(table=table, disconnected=True).count() == 2, 20
+                wait_until,
+                lambda: Seat.objects.filter(table=table, disconnected=True).count() == 2,
+                20,
             )
-            assert gone, list(Seat.objects.filter(table=table).values("user__username", "disconnected"))
+            assert gone, list(
+                Seat.objects.filter(table=table).values("user__username", "disconnected")
+            )
             assert not await database_sync_to_async(Connection.objects.filter(table=table).exists)()
 
     async_to_sync(scenario)()
@@ -111,19 +130,27 @@ def test_a_redis_flush_mid_hand_is_healed_within_ten_seconds(servers, make_playe
 
     async def scenario():
         a, b = await sit_two(server, table, cookies[0], cookies[1])
-        c = await Player("carol (spectator)").connect(server.port, f"/ws/table/{table.pk}/", cookies[2])
+        c = await Player("carol (spectator)").connect(
+            server.port, f"/ws/table/{table.pk}/", cookies[2]
+        )
         await database_sync_to_async(start_hand_now)(table.pk)
         with Clock():
-            await a.until(lambda f: f["type"] == "event" and f["event"]["kind"] == "hand", timeout=10)
+            await a.until(
+                lambda f: f["type"] == "event" and f["event"]["kind"] == "hand", timeout=10
+            )
             redis.Redis.from_url(redis_url).flushdb()
             # The table moves on at once: broadcasts to the lost groups go nowhere.
             seat, token = await database_sync_to_async(to_act)(table.pk)
             actor = {0: alice, 1: bob}[seat]
-            await database_sync_to_async(table_act)(table_id=table.pk, user=actor, action="call", turn_token=token)
+            await database_sync_to_async(table_act)(
+                table_id=table.pk, user=actor, action="call", turn_token=token
+            )
             target = await database_sync_to_async(table_seq)(table.pk)
             started = time.monotonic()
             caught_up = await asyncio.to_thread(
-                wait_until, lambda: all(p.seq is not None and p.seq >= target for p in (a, b, c)), 10
+                wait_until,
+                lambda: all(p.seq is not None and p.seq >= target for p in (a, b, c)),
+                10,
             )
             assert caught_up, [(p.name, p.seq, target) for p in (a, b, c)]
             print(f"clients current {time.monotonic() - started:.1f} s after the flush")
@@ -131,7 +158,9 @@ def test_a_redis_flush_mid_hand_is_healed_within_ten_seconds(servers, make_playe
             seat, token = await database_sync_to_async(to_act)(table.pk)
             actor = {0: a, 1: b}[seat]
             mark = len(c.frames)
-            assert (await actor.request({"type": "act", "action": "check", "turn": token}))["type"] == "ok"
+            assert (await actor.request({"type": "act", "action": "check", "turn": token}))[
+                "type"
+            ] == "ok"
             await c.until(lambda f: f["type"] == "event", timeout=5, start=mark)
         for player in (a, b, c):
             await player.close()
@@ -155,7 +184,9 @@ def test_a_broadcast_lost_after_commit_is_noticed_and_the_action_is_neither_lost
         a, b = await sit_two(server, table, cookies[0], cookies[1])
         await database_sync_to_async(start_hand_now)(table.pk)
         with Clock():
-            await a.until(lambda f: f["type"] == "event" and f["event"]["kind"] == "hand", timeout=10)
+            await a.until(
+                lambda f: f["type"] == "event" and f["event"]["kind"] == "hand", timeout=10
+            )
         seat, token = await database_sync_to_async(to_act)(table.pk)
         actor, player = {0: (alice, a), 1: (bob, b)}[seat]
         redis_layer = settings.CHANNEL_LAYERS
@@ -165,10 +196,14 @@ def test_a_broadcast_lost_after_commit_is_noticed_and_the_action_is_neither_lost
         )
         settings.CHANNEL_LAYERS = redis_layer
         target = await database_sync_to_async(table_seq)(table.pk)
-        caught_up = await asyncio.to_thread(wait_until, lambda: a.seq >= target and b.seq >= target, 5)
+        caught_up = await asyncio.to_thread(
+            wait_until, lambda: a.seq >= target and b.seq >= target, 5
+        )
         assert caught_up, (a.seq, b.seq, target)
         # The client never got its answer and sends the same action again: answered, not applied.
-        answer = await player.request({"type": "act", "action": "call", "action_id": "lost-1", "turn": token})
+        answer = await player.request(
+            {"type": "act", "action": "call", "action_id": "lost-1", "turn": token}
+        )
         assert answer == {"type": "ok", "for": "act", "action_id": "lost-1", "repeated": True}
         for p in (a, b):
             await p.close()
@@ -193,7 +228,13 @@ asyncio.run(main(*sys.argv[1:]))
 def test_a_half_open_client_is_disconnected_by_the_ping_timeout_once(servers, make_player):
     # Also prove: a client that vanishes without a close frame. Its process is frozen, so its
     # kernel keeps the TCP connection open but no pong ever comes back.
-    table = room_create(name="limbo", preset="nl50", turn_seconds=60, disconnect="all_in_protection", disconnect_grace_seconds=2)
+    table = room_create(
+        name="limbo",
+        preset="nl50",
+        turn_seconds=60,
+        disconnect="all_in_protection",
+        disconnect_grace_seconds=2,
+    )
     alice, bob = make_player("alice"), make_player("bob")
     cookies = [session_cookie(user) for user in (alice, bob)]
     server = servers(extra_args=["--ping-interval", "1", "--ping-timeout", "2"])
@@ -202,24 +243,39 @@ def test_a_half_open_client_is_disconnected_by_the_ping_timeout_once(servers, ma
         a, b = await sit_two(server, table, cookies[0], cookies[1])
         await database_sync_to_async(start_hand_now)(table.pk)
         with Clock():
-            await a.until(lambda f: f["type"] == "event" and f["event"]["kind"] == "hand", timeout=10)
+            await a.until(
+                lambda f: f["type"] == "event" and f["event"]["kind"] == "hand", timeout=10
+            )
             frozen = subprocess.Popen(
-                [sys.executable, "-c", HALF_OPEN_CLIENT, str(server.port), f"/ws/table/{table.pk}/", cookies[1]],
-                cwd=ROOT, stdout=subprocess.PIPE, text=True,
+                [
+                    sys.executable,
+                    "-c",
+                    HALF_OPEN_CLIENT,
+                    str(server.port),
+                    f"/ws/table/{table.pk}/",
+                    cookies[1],
+                ],
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+                text=True,
             )
             try:
                 assert frozen.stdout.readline().strip() == "connected"
                 mark = len(a.frames)
                 await b.close()  # bob's only socket left is the frozen one
                 gone = await asyncio.to_thread(
-                    wait_until, lambda: Seat.objects.filter(user=bob, disconnected=True).exists(), 20
+                    wait_until,
+                    lambda: Seat.objects.filter(user=bob, disconnected=True).exists(),
+                    20,
                 )
                 assert gone, "the ping timeout did not disconnect the frozen client"
 
                 def bob_shown_disconnected(frame):
                     table = frame.get("table") or {}
                     seats = {s["number"]: s for s in table.get("seats", [])}
-                    return frame["type"] in ("event", "snapshot") and seats.get(1, {}).get("disconnected")
+                    return frame["type"] in ("event", "snapshot") and seats.get(1, {}).get(
+                        "disconnected"
+                    )
 
                 # Alice's screen says so (by the event, or by the heartbeat's snapshot if it was lost).
                 await a.until(bob_shown_disconnected, timeout=10, start=mark)
@@ -237,7 +293,9 @@ def test_a_half_open_client_is_disconnected_by_the_ping_timeout_once(servers, ma
     assert audit_chips().ok
 
 
-def test_a_database_outage_answers_acts_with_a_retryable_error_and_keeps_the_socket(servers, make_player):
+def test_a_database_outage_answers_acts_with_a_retryable_error_and_keeps_the_socket(
+    servers, make_player
+):
     # Issue 10.6: before, the driver's exception closed the socket (1011) with a traceback.
     table = room_create(name="blackout", preset="nl50", turn_seconds=60)
     alice, bob = make_player("alice"), make_player("bob")
@@ -250,17 +308,27 @@ def test_a_database_outage_answers_acts_with_a_retryable_error_and_keeps_the_soc
         a, b = await sit_two(server, table, cookies[0], cookies[1])
         await database_sync_to_async(start_hand_now)(table.pk)
         with Clock():
-            await a.until(lambda f: f["type"] == "event" and f["event"]["kind"] == "hand", timeout=10)
+            await a.until(
+                lambda f: f["type"] == "event" and f["event"]["kind"] == "hand", timeout=10
+            )
         seat, token = await database_sync_to_async(to_act)(table.pk)
         actor = {0: a, 1: b}[seat]
         before = await database_sync_to_async(table_seq)(table.pk)
         proxy.cut()
-        answer = await actor.request({"type": "act", "action": "call", "action_id": "during", "turn": token})
-        assert answer["type"] == "error" and answer["code"] == "unavailable" and answer["retry"] is True, answer
+        answer = await actor.request(
+            {"type": "act", "action": "call", "action_id": "during", "turn": token}
+        )
+        assert (
+            answer["type"] == "error"
+            and answer["code"] == "unavailable"
+            and answer["retry"] is True
+        ), answer
         assert actor.closed_with is None and actor.ws.close_code is None  # the socket stays open
         assert await database_sync_to_async(table_seq)(table.pk) == before  # nothing was applied
         proxy.restore()
-        answer = await actor.request({"type": "act", "action": "call", "action_id": "during", "turn": token})
+        answer = await actor.request(
+            {"type": "act", "action": "call", "action_id": "during", "turn": token}
+        )
         assert answer["type"] == "ok" and answer["repeated"] is False, answer
         for p in (a, b):
             await p.close()

@@ -1,17 +1,21 @@
 """The steps of `make run` work on a fresh SQLite database, twice in a row, and the site answers."""
+
 import os
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def manage(env, *args):
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -28,7 +32,12 @@ def test_migrate_and_seed_demo_twice_then_home_page_answers(tmp_path):
     audit = manage(env, "audit_chips")
     assert audit.returncode == 0, audit.stdout + audit.stderr
     probe = subprocess.run(
-        [sys.executable, "-c", ASGI_PROBE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", ASGI_PROBE],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert probe.returncode == 0, probe.stderr
     assert probe.stdout.split() == ["200", "200"], probe.stdout

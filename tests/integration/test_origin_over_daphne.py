@@ -1,5 +1,6 @@
 """The origin check over a real Daphne (bin/daphne-serve, production settings): a socket from
 another origin is refused with HTTP 403 during the handshake, before any frame (casino/origin.py)."""
+
 import asyncio
 import json
 
@@ -31,7 +32,9 @@ def lobby_handshake(postgres, server, make_player):
         async def scenario():
             try:
                 async with connect(
-                    f"ws://127.0.0.1:{server}/ws/lobby/", origin=origin, proxy=None,
+                    f"ws://127.0.0.1:{server}/ws/lobby/",
+                    origin=origin,
+                    proxy=None,
                     additional_headers={"Cookie": f"sessionid={cookie}", **headers},
                 ) as ws:
                     return json.loads(await asyncio.wait_for(ws.recv(), 5))
@@ -52,6 +55,9 @@ def test_a_page_on_another_port_of_the_same_host_is_refused_with_403(server, lob
 
 def test_behind_a_tls_proxy_only_the_https_page_may_open_a_socket(server, lobby_handshake):
     # Production settings trust X-Forwarded-Proto (SECURE_PROXY_SSL_HEADER), as nginx sends it.
-    assert lobby_handshake(f"https://127.0.0.1:{server}", **{"X-Forwarded-Proto": "https"})["type"] == "lobby"
+    assert (
+        lobby_handshake(f"https://127.0.0.1:{server}", **{"X-Forwarded-Proto": "https"})["type"]
+        == "lobby"
+    )
     assert lobby_handshake(f"http://127.0.0.1:{server}", **{"X-Forwarded-Proto": "https"}) == 403
     assert lobby_handshake(f"https://127.0.0.1:{server}") == 403

@@ -5,6 +5,7 @@ channels-redis's core layer waits for messages with a 5-second BZPOPMIN; redis-p
 reading after 5 seconds by default, so with a bare URL a process that received nothing for 5 s got
 a redis TimeoutError inside its consumer and the browser's socket was closed (1011).
 """
+
 import asyncio
 
 import pytest
@@ -60,7 +61,9 @@ def test_a_channel_quiet_for_longer_than_the_blocking_pop_still_receives(redis_u
             waiting = asyncio.ensure_future(layer.receive(channel))
             await asyncio.sleep(RedisChannelLayer.brpop_timeout + 1)  # nothing arrives meanwhile
             assert not waiting.done(), f"{kind}: {waiting.exception()!r}"
-            await layer.group_send(f"table.{kind}", {"type": "table.message", "message": {"seq": 1}})
+            await layer.group_send(
+                f"table.{kind}", {"type": "table.message", "message": {"seq": 1}}
+            )
             return await asyncio.wait_for(waiting, timeout=5)
         finally:
             await layer.flush()

@@ -1,6 +1,6 @@
 """Table locking on real PostgreSQL: timeouts racing actions, seats raced for, chips conserved."""
+
 import threading
-from datetime import timedelta
 
 import pytest
 from django.db import close_old_connections, connection
@@ -55,17 +55,27 @@ def start_hand_now(table):
     """End the countdown at the real current time (turn clocks then run from real time too)."""
     from holdem.models import Table
 
-    Table.objects.filter(pk=table.pk, next_hand_at__isnull=False).update(next_hand_at=timezone.now())
-    assert deadlines_fire_due()["hands_started"] == 1, "no hand started: the loop would spin forever"
+    Table.objects.filter(pk=table.pk, next_hand_at__isnull=False).update(
+        next_hand_at=timezone.now()
+    )
+    assert deadlines_fire_due()["hands_started"] == 1, (
+        "no hand started: the loop would spin forever"
+    )
 
 
 def finish_hand(table, users):
     while (state := current(table)) is not None:
         legal = engine.legal_actions(state)
-        table_act(table_id=table.pk, user=users[legal.seat], action="check" if "check" in legal.actions else "fold")
+        table_act(
+            table_id=table.pk,
+            user=users[legal.seat],
+            action="check" if "check" in legal.actions else "fold",
+        )
 
 
-def test_a_timeout_racing_the_players_own_action_lets_exactly_one_win_200_times(postgres, make_player):
+def test_a_timeout_racing_the_players_own_action_lets_exactly_one_win_200_times(
+    postgres, make_player
+):
     table, users = seated_table(make_player, "race")
     races = 0
     while races < 200:
@@ -87,7 +97,17 @@ def test_a_timeout_racing_the_players_own_action_lets_exactly_one_win_200_times(
             lambda: deadlines_fire_due(),
         )
         acted = outcomes[0][0] == "ok"
-        timed_out = outcomes[1] == ("ok", {"hands_started": 0, "timeouts": 1, "turns_renewed": 0, "connections_dropped": 0, "mucked": 0, "disconnected": 0})
+        timed_out = outcomes[1] == (
+            "ok",
+            {
+                "hands_started": 0,
+                "timeouts": 1,
+                "turns_renewed": 0,
+                "connections_dropped": 0,
+                "mucked": 0,
+                "disconnected": 0,
+            },
+        )
         assert acted != timed_out, outcomes  # exactly one of them took the turn
         assert HandAction.objects.filter(hand=hand).count() == before + 1
         # Half these turns time out: RULES.md 2 would sit a player out after two in a row, and
@@ -111,8 +131,20 @@ def test_two_actions_racing_for_the_same_turn_apply_once(postgres, make_player):
         move = "check" if "check" in engine.legal_actions(state).actions else "call"
         token = table.turn_token
         outcomes = race(  # two tabs clicking at once, with different action ids
-            lambda: table_act(table_id=table.pk, user=users[actor], action=move, action_id=f"a{round_number}", turn_token=token),
-            lambda: table_act(table_id=table.pk, user=users[actor], action=move, action_id=f"b{round_number}", turn_token=token),
+            lambda: table_act(
+                table_id=table.pk,
+                user=users[actor],
+                action=move,
+                action_id=f"a{round_number}",
+                turn_token=token,
+            ),
+            lambda: table_act(
+                table_id=table.pk,
+                user=users[actor],
+                action=move,
+                action_id=f"b{round_number}",
+                turn_token=token,
+            ),
         )
         assert sorted(o[0] for o in outcomes) == ["ok", "refused"], outcomes
         assert HandAction.objects.filter(hand=table.hand or table.last_hand).count() == before + 1
@@ -132,7 +164,9 @@ def test_a_double_buy_in_racing_for_one_wallet_never_overdraws(postgres, make_pl
     assert audit_chips().ok
 
 
-def test_two_players_racing_for_one_seat_one_sits_and_no_chips_move_for_the_other(postgres, make_player):
+def test_two_players_racing_for_one_seat_one_sits_and_no_chips_move_for_the_other(
+    postgres, make_player
+):
     table = room_create(name="seat race", preset="nl50")
     alice, bob = make_player(), make_player()
     outcomes = race(

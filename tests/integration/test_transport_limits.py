@@ -6,7 +6,9 @@ Plain Daphne leaves autobahn's failByDrop on: a frame autobahn refuses ends the 
 without a close frame (1006). casino/serve.py turns it off, so the client learns why: 1009 for a
 frame too big, 1007 for text that is not UTF-8 (issue 10.6).
 """
+
 import asyncio
+import contextlib
 import json
 import os
 import struct
@@ -42,8 +44,11 @@ def table_socket(postgres, server, make_player):
 
     def open_socket():
         return connect(
-            f"ws://127.0.0.1:{server}/ws/table/{table.pk}/", origin=f"http://127.0.0.1:{server}", proxy=None,
-            additional_headers={"Cookie": f"sessionid={cookie}"}, max_size=2**20,
+            f"ws://127.0.0.1:{server}/ws/table/{table.pk}/",
+            origin=f"http://127.0.0.1:{server}",
+            proxy=None,
+            additional_headers={"Cookie": f"sessionid={cookie}"},
+            max_size=2**20,
         )
 
     return open_socket
@@ -60,10 +65,9 @@ async def close_code_after(ws, message=None, timeout=10, **send_options) -> int:
     """Send `message` (if any), then read until the connection ends: the code the server closed
     with, or 1006 for none."""
     if message is not None:
-        try:
+        # The server may drop us while a big frame is still being written.
+        with contextlib.suppress(ConnectionClosed):
             await ws.send(message, **send_options)
-        except ConnectionClosed:
-            pass  # the server may drop us while a big frame is still being written
     try:
         async with asyncio.timeout(timeout):
             while True:
@@ -80,12 +84,16 @@ def start_of_text_frame(length: int, first_bytes: bytes) -> bytes:
     return struct.pack("!BBQ", 0x81, 0x80 | 127, length) + mask + masked
 
 
-def test_a_16_mib_frame_is_refused_by_daphne_from_its_header_with_1009_without_being_buffered(table_socket):
+def test_a_16_mib_frame_is_refused_by_daphne_from_its_header_with_1009_without_being_buffered(
+    table_socket,
+):
     async def scenario():
         async with table_socket() as ws:
             await next_of(ws, "snapshot")
             # Only the header and 1 KiB go out: Daphne can only be refusing what was announced.
-            ws.transport.write(start_of_text_frame(16 * 2**20, b'{"type": "ping", "pad": "' + b"x" * 1000))
+            ws.transport.write(
+                start_of_text_frame(16 * 2**20, b'{"type": "ping", "pad": "' + b"x" * 1000)
+            )
             return await close_code_after(ws)
 
     assert async_to_sync(scenario)() == CLOSE_MESSAGE_TOO_BIG
@@ -148,17 +156,24 @@ def test_a_lone_surrogate_spelled_in_json_gets_bad_frame_and_the_socket_stays_op
     assert async_to_sync(scenario)()["code"] == "bad_frame"
 
 
-def test_frames_the_server_sends_are_not_held_to_the_inbound_frame_limit(postgres, server, make_player):
+def test_frames_the_server_sends_are_not_held_to_the_inbound_frame_limit(
+    postgres, server, make_player
+):
     # autobahn applies Daphne's --websocket-max-message-size to outgoing messages as well: had it
     # been set near the protocol's 4 KiB, this lobby frame would kill the socket with 1011.
     for number in range(60):
-        room_create(name=f"a room with a name long enough to fill the lobby {number}", preset="nl50")
+        room_create(
+            name=f"a room with a name long enough to fill the lobby {number}", preset="nl50"
+        )
     cookie = session_cookie(make_player("bob"))
 
     async def scenario():
         async with connect(
-            f"ws://127.0.0.1:{server}/ws/lobby/", origin=f"http://127.0.0.1:{server}", proxy=None,
-            additional_headers={"Cookie": f"sessionid={cookie}"}, max_size=2**20,
+            f"ws://127.0.0.1:{server}/ws/lobby/",
+            origin=f"http://127.0.0.1:{server}",
+            proxy=None,
+            additional_headers={"Cookie": f"sessionid={cookie}"},
+            max_size=2**20,
         ) as ws:
             return await asyncio.wait_for(ws.recv(), 10)
 
@@ -169,6 +184,8 @@ def test_frames_the_server_sends_are_not_held_to_the_inbound_frame_limit(postgre
 
 @pytest.mark.parametrize("path", ["bin/run", "bin/cluster", "Dockerfile", "docker-compose.yml"])
 def test_every_place_that_serves_the_site_starts_daphne_through_bin_daphne_serve(path):
-    lines = [line for line in (ROOT / path).read_text().splitlines() if not line.lstrip().startswith("#")]
+    lines = [
+        line for line in (ROOT / path).read_text().splitlines() if not line.lstrip().startswith("#")
+    ]
     starts = [line for line in lines if "daphne" in line.lower()]
     assert starts and all("bin/daphne-serve" in line for line in starts), path

@@ -1,5 +1,6 @@
 """Two Daphne servers sharing one PostgreSQL and one Redis: players on different servers play one
 hand together, and the lobby on either server sees the seats fill (channels-redis for real)."""
+
 import asyncio
 import json
 import os
@@ -34,16 +35,20 @@ def start_server(port, env):
     daphne = Path(sys.executable).with_name("daphne")
     process = subprocess.Popen(
         [str(daphne), "-b", "127.0.0.1", "-p", str(port), "casino.asgi:application"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
             return process
-        except Exception:
+        except Exception as error:
             if process.poll() is not None:
-                raise AssertionError(process.stdout.read())
+                raise AssertionError(process.stdout.read()) from error
             time.sleep(0.2)
     process.kill()
     raise AssertionError(f"server on {port} did not start")
@@ -51,7 +56,12 @@ def start_server(port, env):
 
 @pytest.fixture
 def two_servers(postgres, redis_url, settings):
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [redis_url]}}}
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url]},
+        }
+    }
     db = connection.settings_dict
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     env.update(
@@ -132,12 +142,22 @@ def test_players_on_two_servers_play_one_hand_and_both_lobbies_follow(two_server
         await a.until(lambda f: f["type"] == "snapshot")
         await b.until(lambda f: f["type"] == "snapshot")
         assert (await a.request({"type": "sit", "seat": 0, "buy_in": 3000}))["type"] == "ok"
-        room = await lobby_b.until(lambda f: f["type"] == "room" and f["room"]["id"] == table.pk and f["room"]["taken"] == 1)
+        room = await lobby_b.until(
+            lambda f: (
+                f["type"] == "room" and f["room"]["id"] == table.pk and f["room"]["taken"] == 1
+            )
+        )
         assert room["room"]["players"] == ["alice"]
         assert (await b.request({"type": "sit", "seat": 1, "buy_in": 3000}))["type"] == "ok"
-        await lobby_a.until(lambda f: f["type"] == "room" and f["room"]["id"] == table.pk and f["room"]["taken"] == 2)
+        await lobby_a.until(
+            lambda f: (
+                f["type"] == "room" and f["room"]["id"] == table.pk and f["room"]["taken"] == 2
+            )
+        )
         # The countdown ends (the clock runs in this process; its events travel through Redis).
-        await database_sync_to_async(Table.objects.filter(pk=table.pk).update)(next_hand_at=timezone.now())
+        await database_sync_to_async(Table.objects.filter(pk=table.pk).update)(
+            next_hand_at=timezone.now()
+        )
         await database_sync_to_async(deadlines_fire_due)()
         hole_a = (await a.until(lambda f: f["type"] == "you" and f["you"]["hole"]))["you"]["hole"]
         hole_b = (await b.until(lambda f: f["type"] == "you" and f["you"]["hole"]))["you"]["hole"]
@@ -153,11 +173,20 @@ def test_players_on_two_servers_play_one_hand_and_both_lobbies_follow(two_server
             legal = mine["you"]["legal"]
             move = "check" if "check" in legal["actions"] else "call"
             answer = await actor.request(
-                {"type": "act", "action": move, "action_id": f"s{step}", "turn": mine["table"]["turn"]["token"]}
+                {
+                    "type": "act",
+                    "action": move,
+                    "action_id": f"s{step}",
+                    "turn": mine["table"]["turn"]["token"],
+                }
             )
             assert answer["type"] == "ok", answer
-        ended_a = await a.seen_or_until(lambda f: f["type"] == "event" and f["event"]["kind"] == "hand_ended")
-        ended_b = await b.seen_or_until(lambda f: f["type"] == "event" and f["event"]["kind"] == "hand_ended")
+        ended_a = await a.seen_or_until(
+            lambda f: f["type"] == "event" and f["event"]["kind"] == "hand_ended"
+        )
+        ended_b = await b.seen_or_until(
+            lambda f: f["type"] == "event" and f["event"]["kind"] == "hand_ended"
+        )
         assert ended_a["table"]["last_hand"] == ended_b["table"]["last_hand"]
         assert len(ended_a["table"]["last_hand"]["board"]) == 5
         for peer in (a, b, lobby_a, lobby_b):

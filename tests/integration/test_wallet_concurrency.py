@@ -1,4 +1,5 @@
 """Wallet locking on real PostgreSQL: racing debits never overdraw, the ledger always adds up."""
+
 import threading
 
 import pytest
@@ -40,7 +41,9 @@ def test_two_debits_racing_for_the_same_chips_never_overdraw(postgres, make_play
         balance = wallet_balance(user=player)
         results, errors = run_in_threads(
             2,
-            lambda i: wallet_adjust(user=player, amount=-balance, kind=LedgerKind.ADMIN_ADJUSTMENT, reason=f"race {i}"),
+            lambda i: wallet_adjust(
+                user=player, amount=-balance, kind=LedgerKind.ADMIN_ADJUSTMENT, reason=f"race {i}"
+            ),
         )
         assert len(results) == 1 and len(errors) == 1
         assert errors[0].code == "insufficient_chips"
@@ -52,7 +55,10 @@ def test_fifty_concurrent_adjustments_leave_balance_equal_to_the_ledger(postgres
     player = make_player()
     amounts = [(-1) ** i * (i * 37 % 500 + 1) for i in range(50)]
     results, errors = run_in_threads(
-        50, lambda i: wallet_adjust(user=player, amount=amounts[i], kind=LedgerKind.ADMIN_ADJUSTMENT, reason=f"n{i}")
+        50,
+        lambda i: wallet_adjust(
+            user=player, amount=amounts[i], kind=LedgerKind.ADMIN_ADJUSTMENT, reason=f"n{i}"
+        ),
     )
     assert len(results) == 50 and not errors
     assert wallet_balance(user=player) == 10_000 + sum(amounts) == ledger_sum(user=player)
@@ -68,7 +74,11 @@ def test_concurrent_repeats_of_one_idempotency_key_apply_once(postgres, make_pla
     results, errors = run_in_threads(
         8,
         lambda i: wallet_adjust(
-            user=player, amount=25, kind=LedgerKind.ADMIN_ADJUSTMENT, reason="promo", idempotency_key="promo-1"
+            user=player,
+            amount=25,
+            kind=LedgerKind.ADMIN_ADJUSTMENT,
+            reason="promo",
+            idempotency_key="promo-1",
         ),
     )
     assert wallet_balance(user=player) == 10_025 == ledger_sum(user=player)

@@ -1,4 +1,5 @@
 """Websocket test harness: real ASGI app (origin check, session auth), real transactions."""
+
 import json
 from datetime import timedelta
 
@@ -26,7 +27,9 @@ class Socket:
         self.frames = []
 
     async def send(self, frame):
-        await self.communicator.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
+        await self.communicator.send_to(
+            text_data=frame if isinstance(frame, str) else json.dumps(frame)
+        )
 
     async def receive(self, timeout=3):
         frame = json.loads(await self.communicator.receive_from(timeout=timeout))
@@ -48,7 +51,9 @@ class Socket:
         while True:
             remaining = deadline - asyncio.get_running_loop().time()
             if remaining <= 0:
-                raise AssertionError(f"{self.name}: no frame matched; last frames {self.frames[-3:]}")
+                raise AssertionError(
+                    f"{self.name}: no frame matched; last frames {self.frames[-3:]}"
+                )
             frame = await self.receive(timeout=remaining)
             if predicate(frame):
                 return frame
@@ -76,12 +81,10 @@ async def open_socket(path, user=None, cookie=None, origin=ORIGIN, name="socket"
 
 
 async def fire_clock(seconds):
-    from holdem.services import deadlines_fire_due
-
-    from tests.holdem.conftest import clock_ran_until
-
     from holdem.heartbeat import PROCESS_KEY
+    from holdem.services import deadlines_fire_due
     from holdem.services.presence import process_beat
+    from tests.holdem.conftest import clock_ran_until
 
     now = timezone.now() + timedelta(seconds=seconds)
     await database_sync_to_async(clock_ran_until)(now)

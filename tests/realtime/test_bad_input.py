@@ -1,4 +1,5 @@
 """Bad input never hurts: each bad frame gets an error with a code, and nothing changes."""
+
 import asyncio
 import json
 
@@ -78,12 +79,16 @@ def test_every_bad_frame_gets_an_error_and_changes_nothing(table_room, make_play
         assert answer["code"] == "not_your_turn" and answer["action_id"] == "nope"
         answer = await c.request({"type": "act", "action": "call", "action_id": "spectator"})
         assert answer["code"] == "not_in_hand"
-        answer = await mover.request({"type": "act", "action": "raise", "amount": 101, "action_id": "small"})
+        answer = await mover.request(
+            {"type": "act", "action": "raise", "amount": 101, "action_id": "small"}
+        )
         assert answer["type"] == "error" and "minimum raise is to 200" in answer["message"]
         assert await database_sync_to_async(world)(table) == before
         # The connection and the table still work.
         assert (await c.request({"type": "ping"}))["type"] == "pong"
-        assert (await mover.request({"type": "act", "action": "call", "action_id": "good"}))["type"] == "ok"
+        assert (await mover.request({"type": "act", "action": "call", "action_id": "good"}))[
+            "type"
+        ] == "ok"
         for sock in (a, b, c):
             await sock.close()
 
@@ -148,7 +153,10 @@ def test_a_repeated_action_id_is_answered_not_applied_twice(table_room, make_pla
         assert (first["repeated"], second["repeated"]) == (False, True)
         from holdem.models import HandAction
 
-        assert await database_sync_to_async(HandAction.objects.filter(client_action_id="same").count)() == 1
+        assert (
+            await database_sync_to_async(HandAction.objects.filter(client_action_id="same").count)()
+            == 1
+        )
         await a.close(), await b.close()
 
     async_to_sync(scenario)()

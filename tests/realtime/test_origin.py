@@ -2,6 +2,7 @@
 
 Every socket here carries a valid session, so a refusal can only come from the origin check.
 """
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -14,7 +15,15 @@ pytestmark = pytest.mark.django_db(transaction=True)
 LOBBY = "/ws/lobby/"
 
 
-def handshake(user, *, host="127.0.0.1:8000", origin="http://127.0.0.1:8000", scheme=None, path=LOBBY, extra=()):
+def handshake(
+    user,
+    *,
+    host="127.0.0.1:8000",
+    origin="http://127.0.0.1:8000",
+    scheme=None,
+    path=LOBBY,
+    extra=(),
+):
     """Open a socket as a signed-in browser tab would; True when the server accepts it."""
 
     async def attempt():
@@ -61,8 +70,12 @@ def test_a_page_on_another_port_of_the_same_host_is_refused(alice):
 def test_a_page_on_the_other_scheme_is_refused(alice, settings):
     settings.ALLOWED_HOSTS = ["poker.example.com"]
     assert not handshake(alice, host="poker.example.com", origin="https://poker.example.com")
-    assert not handshake(alice, host="poker.example.com", origin="http://poker.example.com", scheme="wss")
-    assert handshake(alice, host="poker.example.com", origin="https://poker.example.com", scheme="wss")
+    assert not handshake(
+        alice, host="poker.example.com", origin="http://poker.example.com", scheme="wss"
+    )
+    assert handshake(
+        alice, host="poker.example.com", origin="https://poker.example.com", scheme="wss"
+    )
     # Not even the ws scheme itself: browsers send the page's origin, never ws://.
     assert not handshake(alice, host="poker.example.com", origin="ws://poker.example.com")
 
@@ -71,11 +84,19 @@ def test_behind_a_tls_proxy_the_page_origin_is_https(alice, settings):
     settings.ALLOWED_HOSTS = ["poker.example.com"]
     settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     over_tls = [(b"x-forwarded-proto", b"https")]
-    assert handshake(alice, host="poker.example.com", origin="https://poker.example.com", extra=over_tls)
-    assert not handshake(alice, host="poker.example.com", origin="http://poker.example.com", extra=over_tls)
+    assert handshake(
+        alice, host="poker.example.com", origin="https://poker.example.com", extra=over_tls
+    )
+    assert not handshake(
+        alice, host="poker.example.com", origin="http://poker.example.com", extra=over_tls
+    )
     plain = [(b"x-forwarded-proto", b"http")]
-    assert handshake(alice, host="poker.example.com", origin="http://poker.example.com", extra=plain)
-    assert not handshake(alice, host="poker.example.com", origin="https://poker.example.com", extra=plain)
+    assert handshake(
+        alice, host="poker.example.com", origin="http://poker.example.com", extra=plain
+    )
+    assert not handshake(
+        alice, host="poker.example.com", origin="https://poker.example.com", extra=plain
+    )
     # Without the header the socket's own scheme decides.
     assert handshake(alice, host="poker.example.com", origin="http://poker.example.com")
 

@@ -1,5 +1,6 @@
 """Private means private: every frame to every socket over many random hands is checked for a
 card its receiver should not see (others' hole cards, burn and undealt cards). STYLE.md 5."""
+
 import asyncio
 import json
 import random
@@ -27,16 +28,21 @@ def royal_board_deck(rng, players):
     rest = [c for c in new_deck() if c not in board]
     rng.shuffle(rest)
     holes = rest[: 2 * players]
-    burns = rest[2 * players: 2 * players + 3]
-    tail = rest[2 * players + 3:]
-    return holes + [burns[0], *board[:3], burns[1], board[3], burns[2], board[4]] + tail
+    burns = rest[2 * players : 2 * players + 3]
+    tail = rest[2 * players + 3 :]
+    return [*holes, burns[0], *board[:3], burns[1], board[3], burns[2], board[4], *tail]
 
 
 def hand_facts(hand_id):
     record = HandRecord.objects.get(pk=hand_id)
     final = engine.state_from_json(record.final_state)
     holes = {p.seat: set(p.hole) for p in final.players}
-    return set(record.deck), holes, set(record.board), {int(s): set(c) for s, c in record.shown.items()}
+    return (
+        set(record.deck),
+        holes,
+        set(record.board),
+        {int(s): set(c) for s, c in record.shown.items()},
+    )
 
 
 def test_no_socket_ever_receives_a_card_it_should_not_see(table_room, make_player, monkeypatch):
@@ -60,7 +66,10 @@ def test_no_socket_ever_receives_a_card_it_should_not_see(table_room, make_playe
     monkeypatch.setattr(hand_service, "hand_deck", deck)
 
     async def scenario():
-        sockets = {seat: await open_socket(f"/ws/table/{table.pk}/", user=u, name=f"p{seat}") for seat, u in users.items()}
+        sockets = {
+            seat: await open_socket(f"/ws/table/{table.pk}/", user=u, name=f"p{seat}")
+            for seat, u in users.items()
+        }
         spectator = await open_socket(f"/ws/table/{table.pk}/", user=watcher, name="watcher")
         received = {seat: [] for seat in users} | {"watcher": []}
 
@@ -78,10 +87,15 @@ def test_no_socket_ever_receives_a_card_it_should_not_see(table_room, make_playe
         checked_hands = 0
         for hand_number in range(HANDS):
             seated = await database_sync_to_async(
-                lambda: set(Seat.objects.filter(table=table).values_list("number", flat=True)))()
+                lambda: set(Seat.objects.filter(table=table).values_list("number", flat=True))
+            )()
             for seat in set(users) - seated:  # busted: top the wallet up and buy in again
                 await database_sync_to_async(wallet_adjust)(
-                    user=users[seat], amount=stacks[seat], kind=LedgerKind.ADMIN_ADJUSTMENT, reason="rebuy for the test")
+                    user=users[seat],
+                    amount=stacks[seat],
+                    kind=LedgerKind.ADMIN_ADJUSTMENT,
+                    reason="rebuy for the test",
+                )
                 await sockets[seat].send({"type": "sit", "seat": seat, "buy_in": stacks[seat]})
                 answer = await sockets[seat].until(lambda f: f["type"] in ("ok", "error"))
                 assert answer["type"] == "ok", answer
@@ -124,9 +138,13 @@ def test_no_socket_ever_receives_a_card_it_should_not_see(table_room, make_playe
                 for frame in frames:
                     cards = set(CARD.findall(json.dumps(frame)))
                     leaked = cards & forbidden
-                    assert not leaked, f"{receiver} saw {leaked} in {frame['type']} of hand {hand_id}"
+                    assert not leaked, (
+                        f"{receiver} saw {leaked} in {frame['type']} of hand {hand_id}"
+                    )
                     seen |= cards
-                assert own <= seen, f"{receiver} never got their own cards"  # the check can see cards
+                assert own <= seen, (
+                    f"{receiver} never got their own cards"
+                )  # the check can see cards
             checked_hands += 1
         for sock in [*sockets.values(), spectator]:
             await sock.close()

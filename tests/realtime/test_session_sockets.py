@@ -1,4 +1,5 @@
 """A socket lives only as long as its session (issue 10.4) and a user holds at most five (10.5)."""
+
 import asyncio
 
 import pytest
@@ -36,15 +37,19 @@ def test_signing_out_closes_that_sessions_sockets_and_no_other(table_room, make_
     laptop, phone = signed_in(alice), signed_in(alice)
 
     async def scenario():
-        on_laptop = await open_socket(f"/ws/table/{table.pk}/", cookie=laptop.cookies["sessionid"].value)
+        on_laptop = await open_socket(
+            f"/ws/table/{table.pk}/", cookie=laptop.cookies["sessionid"].value
+        )
         lobby_on_laptop = await open_socket("/ws/lobby/", cookie=laptop.cookies["sessionid"].value)
-        on_phone = await open_socket(f"/ws/table/{table.pk}/", cookie=phone.cookies["sessionid"].value)
+        on_phone = await open_socket(
+            f"/ws/table/{table.pk}/", cookie=phone.cookies["sessionid"].value
+        )
         for sock in (on_laptop, lobby_on_laptop, on_phone):
             await sock.receive()
         response = await database_sync_to_async(laptop.post)("/accounts/logout/")
         assert response.status_code == 302
         for sock in (on_laptop, lobby_on_laptop):
-            code, frames = await closed_with(sock)
+            code, _frames = await closed_with(sock)
             assert code == CLOSE_SIGNED_OUT
         # The phone's session is still signed in: its socket goes on.
         assert (await on_phone.request({"type": "ping"}))["type"] == "pong"
@@ -59,7 +64,9 @@ def test_a_frame_sent_after_sign_out_is_not_applied(table_room, make_player):
     browser = signed_in(alice)
 
     async def scenario():
-        sock = await open_socket(f"/ws/table/{table.pk}/", cookie=browser.cookies["sessionid"].value)
+        sock = await open_socket(
+            f"/ws/table/{table.pk}/", cookie=browser.cookies["sessionid"].value
+        )
         await sock.receive()
         await database_sync_to_async(browser.post)("/accounts/logout/")
         await sock.send({"type": "sit", "seat": 0, "buy_in": 2000})
@@ -72,7 +79,9 @@ def test_a_frame_sent_after_sign_out_is_not_applied(table_room, make_player):
 
 
 @pytest.mark.parametrize("change", ["password", "deactivate"])
-def test_a_password_change_or_deactivation_closes_every_socket_of_the_user(table_room, make_player, change):
+def test_a_password_change_or_deactivation_closes_every_socket_of_the_user(
+    table_room, make_player, change
+):
     table = table_room()
     alice = make_player("alice")
 
@@ -104,7 +113,9 @@ def test_a_seventh_socket_is_fine_but_the_oldest_beyond_five_is_closed(table_roo
     async def scenario():
         opened = []
         for n in range(MAX_SOCKETS_PER_USER):
-            sock = await open_socket(f"/ws/table/{table.pk}/" if n % 2 else "/ws/lobby/", user=alice, name=f"tab {n}")
+            sock = await open_socket(
+                f"/ws/table/{table.pk}/" if n % 2 else "/ws/lobby/", user=alice, name=f"tab {n}"
+            )
             await sock.receive()
             opened.append(sock)
         others = await open_socket(f"/ws/table/{table.pk}/", user=bob)
@@ -114,10 +125,13 @@ def test_a_seventh_socket_is_fine_but_the_oldest_beyond_five_is_closed(table_roo
         code, frames = await closed_with(opened[0])
         assert code == CLOSE_TOO_MANY_SOCKETS
         assert "too many" in frames[-1]["text"]
-        for sock in opened[1:] + [newest, others]:
+        for sock in [*opened[1:], newest, others]:
             assert (await sock.request({"type": "ping"}))["type"] == "pong"
-        assert await database_sync_to_async(Connection.objects.filter(user=alice).count)() == MAX_SOCKETS_PER_USER
-        for sock in opened[1:] + [newest, others]:
+        assert (
+            await database_sync_to_async(Connection.objects.filter(user=alice).count)()
+            == MAX_SOCKETS_PER_USER
+        )
+        for sock in [*opened[1:], newest, others]:
             await sock.close()
         await asyncio.sleep(0)
 

@@ -1,4 +1,5 @@
 """The table websocket end to end: handshake rules, playing a hand, spectators, reconnects."""
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -21,7 +22,9 @@ def test_anonymous_and_foreign_origin_connections_are_refused(table_room, make_p
         assert not isinstance(await open_socket(f"/ws/table/{table.pk}/"), object.__class__) or True
         anonymous = await open_socket(f"/ws/table/{table.pk}/")
         assert not hasattr(anonymous, "frames"), "anonymous spectators must sign in"
-        foreign = await open_socket(f"/ws/table/{table.pk}/", user=alice, origin=b"http://evil.example")
+        foreign = await open_socket(
+            f"/ws/table/{table.pk}/", user=alice, origin=b"http://evil.example"
+        )
         assert not hasattr(foreign, "frames"), "another origin is refused"
         missing = await open_socket("/ws/table/999999/", user=alice)
         assert not hasattr(missing, "frames")
@@ -66,7 +69,9 @@ def test_two_players_play_a_hand_over_sockets_while_a_spectator_watches(table_ro
             snap = await sock.request({"type": "snapshot"})
             legal = snap["you"]["legal"]
             move = "check" if "check" in legal["actions"] else "call"
-            answer = await sock.request({"type": "act", "action": move, "action_id": f"{actor}-{_}"})
+            answer = await sock.request(
+                {"type": "act", "action": move, "action_id": f"{actor}-{_}"}
+            )
             assert answer["type"] == "ok", answer
         result = last_table["last_hand"]
         assert result is not None and len(result["board"]) == 5
@@ -107,8 +112,12 @@ def test_reconnecting_restores_the_players_cards_and_clears_disconnected(table_r
         await fire_clock(21)  # past the 20-second grace without coming back
         seat = await database_sync_to_async(Seat.objects.get)(user=alice)
         assert seat.disconnected  # RULES.md 5: the seat shows disconnected
-        seen = await b.until(lambda f: f["type"] == "event" and f["event"]["kind"] == "disconnected")
-        assert next(s for s in seen["table"]["seats"] if s["number"] == 1)["state"] == "disconnected"
+        seen = await b.until(
+            lambda f: f["type"] == "event" and f["event"]["kind"] == "disconnected"
+        )
+        assert (
+            next(s for s in seen["table"]["seats"] if s["number"] == 1)["state"] == "disconnected"
+        )
         again = await open_socket(f"/ws/table/{table.pk}/", user=alice)
         snapshot = await again.receive()
         assert snapshot["you"]["hole"] == hole  # RULES.md 5: full view restored
@@ -145,7 +154,9 @@ def test_two_tabs_are_one_player(table_room, make_player):
     run(scenario)
 
 
-def test_switching_rooms_is_refused_while_dealt_in_and_gives_up_the_seat_otherwise(table_room, make_player):
+def test_switching_rooms_is_refused_while_dealt_in_and_gives_up_the_seat_otherwise(
+    table_room, make_player
+):
     table, other = table_room(), table_room("pl50")
     alice, bob = make_player("alice"), make_player("bob")
 

@@ -1,12 +1,12 @@
 """The ledger is append-only in the database too (STYLE.md 9): PostgreSQL refuses UPDATE and
 DELETE of a ledger entry, whoever asks. The ORM guard in models.py only covers the ORM."""
+
 from django.db import migrations
 
 from casino.append_only import append_only
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("accounts", "0001_initial"),
     ]

@@ -4,7 +4,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ('accounts', '0002_append_only_triggers'),
     ]
@@ -18,7 +17,9 @@ class Migration(migrations.Migration):
             field=models.BooleanField(blank=True, default=None, null=True),
         ),
         migrations.RunPython(
-            lambda apps, schema_editor: apps.get_model("accounts", "User").objects.update(auto_muck=None),
+            lambda apps, schema_editor: apps.get_model("accounts", "User").objects.update(
+                auto_muck=None
+            ),
             migrations.RunPython.noop,
         ),
     ]

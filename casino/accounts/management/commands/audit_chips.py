@@ -1,4 +1,5 @@
 """manage.py audit_chips: print the chip books and exit non-zero if anything does not add up."""
+
 from django.core.management.base import BaseCommand, CommandError
 
 from casino.accounts.audit import audit_chips

@@ -1,4 +1,5 @@
 """manage.py seed_demo: demo players, an admin and one room per preset; safe to run again."""
+
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -24,7 +25,9 @@ class Command(BaseCommand):
             f"admin {ADMIN[0]!r} (password {ADMIN[1]!r}), {rooms} rooms"
         )
         # The admin may adjust chips, so the admin site also asks for a code (docs/decisions.md).
-        self.stdout.write(f"the admin site also asks {ADMIN[0]!r} for a code: manage.py totp_enrol {ADMIN[0]}")
+        self.stdout.write(
+            f"the admin site also asks {ADMIN[0]!r} for a code: manage.py totp_enrol {ADMIN[0]}"
+        )
 
     def _ensure_user(self, username, password, admin=False):
         user = User.objects.filter(username=username).first()

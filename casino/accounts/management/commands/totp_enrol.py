@@ -1,4 +1,5 @@
 """manage.py totp_enrol USERNAME: give a user an authenticator (TOTP) device and print its secret once."""
+
 from base64 import b32encode
 
 from django.core.management.base import BaseCommand, CommandError
@@ -15,8 +16,16 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("username")
-        parser.add_argument("--name", default="authenticator", help="what to call the device (default: authenticator)")
-        parser.add_argument("--replace", action="store_true", help="remove the user's other TOTP devices (lost phone)")
+        parser.add_argument(
+            "--name",
+            default="authenticator",
+            help="what to call the device (default: authenticator)",
+        )
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="remove the user's other TOTP devices (lost phone)",
+        )
 
     def handle(self, *args, username, name, replace, **options):
         user = User.objects.filter(username=username).first()
@@ -26,4 +35,6 @@ class Command(BaseCommand):
         self.stdout.write(f"otpauth URI: {device.config_url}")
         self.stdout.write(f"secret (base32, for typing in): {b32encode(device.bin_key).decode()}")
         if not second_factor_required(user):
-            self.stdout.write(f"note: {username} may not adjust chips, so the admin does not ask them for a code")
+            self.stdout.write(
+                f"note: {username} may not adjust chips, so the admin does not ask them for a code"
+            )
