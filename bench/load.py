@@ -126,7 +126,7 @@ def prepare(tables: int, run_id: str, seed: int) -> list[dict]:
 def audit() -> tuple[bool, str]:
     from django.db import connection
 
-    from casino.accounts.audit import audit_chips
+    from holdem.audit import audit_chips
 
     connection.close()  # the cluster's processes are gone; start from a fresh connection
     result = audit_chips()

@@ -9,12 +9,13 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 
+from casino.errors import DomainError
 from casino.readonly_admin import ReadOnlyAdmin
-from holdem.errors import TableError
 from holdem.models import HandAction, HandRecord, Table
+from holdem.options import room_problems
 from holdem.presets import PRESETS
+from holdem.selectors import stakes_label
 from holdem.services import room_close, room_create, room_reopen
-from holdem.services.options import room_problems
 
 STATE_FIELDS = (
     "status",
@@ -130,8 +131,6 @@ class TableAdmin(CardsHiddenAdmin):
 
     @admin.display(description="stakes")
     def stakes(self, table):
-        from holdem.selectors import stakes_label
-
         return stakes_label(table)
 
     @admin.display(description="players")
@@ -188,7 +187,7 @@ class TableAdmin(CardsHiddenAdmin):
         for table in queryset:
             try:
                 room_reopen(table_id=table.pk)
-            except TableError as error:
+            except DomainError as error:
                 messages.error(request, f"{table.name}: {error.message}")
 
 

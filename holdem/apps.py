@@ -6,3 +6,13 @@ from django.apps import AppConfig
 class HoldemConfig(AppConfig):
     name = "holdem"
     verbose_name = "Hold'em tables"
+
+    def ready(self):
+        # Inside ready(), as Django requires: the apps must be loaded before these modules are.
+        from casino.accounts.sessions import sessions_changed
+        from holdem.broadcast import auth_changed_on_commit
+
+        def close_sockets(sender, *, user_id, ended_session, **kwargs):
+            auth_changed_on_commit(user_id, ended_session=ended_session)
+
+        sessions_changed.connect(close_sockets, dispatch_uid="holdem.close_sockets", weak=False)

@@ -7,15 +7,17 @@ oversized frames and floods close the connection (docs/protocol.md).
 import json
 import logging
 import time
+from dataclasses import dataclass, field
 
 from channels.db import database_sync_to_async
 from django.db import DatabaseError
 
-from casino.accounts.errors import ChipError
+from casino.accounts.services import user_set_card_back
+from casino.errors import DomainError
 from holdem import services
 from holdem.broadcast import player_group, table_group
-from holdem.errors import TableError
 from holdem.heartbeat import heartbeat
+from holdem.selectors import previous_hand_at, table_is_open, table_snapshot
 from holdem.sockets import TrackedConsumer
 
 log = logging.getLogger(__name__)
@@ -23,63 +25,125 @@ log = logging.getLogger(__name__)
 MAX_FRAME_BYTES = 4096
 MAX_FRAMES_PER_SECOND = 20
 MAX_AMOUNT = 10**15
+MAX_TOKEN = 64  # action ids and turn tokens
 CLOSE_TOO_BIG = 4009
 CLOSE_FLOOD = 4029
-CARD_BACKS = ("classic", "red", "green", "black")
 
-# type -> (required fields, optional fields)
+
+# Field checks: each field of a frame is checked here, once, for its JSON shape (type and size).
+# What the value means (a free seat, a legal action, an affordable amount) is for the services
+# and the engine to decide, each of them once.
+
+
+def _whole_number(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**31:
+        raise DomainError("bad_frame", f"{name} must be a whole number")
+    return value
+
+
+def _chips(value, name: str) -> int:
+    """A JSON integer amount of chips (not a string, float, boolean, or absurdly large)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DomainError("bad_amount", f"{name} must be a whole number of chips")
+    if not 0 <= value <= MAX_AMOUNT:
+        raise DomainError("bad_amount", f"{name} is out of range")
+    return value
+
+
+def _word(value, name: str) -> str:
+    if not isinstance(value, str) or not 0 < len(value) <= 32:
+        raise DomainError("bad_frame", f"{name} must be a word such as 'call'")
+    return value
+
+
+def _token(value, name: str) -> str:
+    if not isinstance(value, str) or len(value) > MAX_TOKEN:
+        raise DomainError("bad_frame", f"{name} must be a string of up to {MAX_TOKEN} characters")
+    return value
+
+
+def _flag(value, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise DomainError("bad_frame", f"{name} must be true or false")
+    return value
+
+
+@dataclass(frozen=True)
+class FrameType:
+    """A frame the table socket takes: its fields (name -> check) and the method that runs it."""
+
+    handler: str
+    required: dict = field(default_factory=dict)
+    optional: dict = field(default_factory=dict)
+
+
 FRAMES = {
-    "sit": ({"seat"}, {"buy_in"}),
-    "leave": (set(), set()),
-    "sit_out": (set(), set()),
-    "sit_in": (set(), set()),
-    "post": (set(), set()),
-    "act": ({"action"}, {"amount", "action_id", "turn"}),
-    "show": (set(), set()),
-    "muck": (set(), set()),
-    "auto_muck": ({"value"}, set()),
-    "card_back": ({"value"}, set()),
-    "previous_hand": (set(), set()),
-    "switch": ({"table_id"}, set()),
-    "snapshot": (set(), set()),
-    "ping": (set(), set()),
+    "sit": FrameType("sit", {"seat": _whole_number}, {"buy_in": _chips}),
+    "act": FrameType(
+        "act", {"action": _word}, {"amount": _chips, "action_id": _token, "turn": _token}
+    ),
+    "leave": FrameType("seat_change"),
+    "sit_out": FrameType("seat_change"),
+    "sit_in": FrameType("seat_change"),
+    "post": FrameType("seat_change"),
+    "show": FrameType("seat_change"),
+    "muck": FrameType("seat_change"),
+    "auto_muck": FrameType("auto_muck", {"value": _flag}),
+    "card_back": FrameType("card_back", {"value": _word}),
+    "previous_hand": FrameType("previous_hand"),
+    "switch": FrameType("switch", {"table_id": _whole_number}),
+    "snapshot": FrameType("snapshot"),
+    "ping": FrameType("ping"),
 }
 
-
-class BadFrame(Exception):
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+# The frames that only name a change of the sender's own seat, and the service that makes it.
+SEAT_CHANGES = {
+    "leave": services.table_leave,
+    "sit_out": services.table_sit_out,
+    "sit_in": services.table_sit_in,
+    "post": services.table_post,
+    "show": services.table_show,
+    "muck": services.table_muck,
+}
 
 
 def _no_constants(name):
     raise ValueError(f"{name} is not a number")
 
 
-def parse_frame(text: str) -> dict:
-    """A JSON object with a known `type` and exactly the fields that type takes."""
+def load_frame(text: str) -> dict:
+    """A JSON object with a string `type` and only valid Unicode in it."""
     try:
         frame = json.loads(text, parse_constant=_no_constants)
     except (ValueError, RecursionError):
-        raise BadFrame("bad_json", "that message is not valid JSON") from None
+        raise DomainError("bad_json", "that message is not valid JSON") from None
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
-        raise BadFrame("bad_frame", "a message is a JSON object with a 'type'")
+        raise DomainError("bad_frame", "a message is a JSON object with a 'type'")
     if not _encodable(frame):
         # JSON may spell a lone surrogate ("\\ud800"); no database or socket can store it.
-        raise BadFrame("bad_frame", "text must be valid Unicode (no lone surrogates)")
-    kind = frame["type"]
-    if kind not in FRAMES:
-        raise BadFrame("unknown_type", f"unknown message type {kind[:40]!r}")
-    required, optional = FRAMES[kind]
-    fields = set(frame) - {"type"}
-    missing = required - fields
-    if missing:
-        raise BadFrame("bad_frame", f"'{kind}' needs {', '.join(sorted(missing))}")
-    extra = fields - required - optional
-    if extra:
-        raise BadFrame("bad_frame", f"'{kind}' does not take {', '.join(sorted(extra))[:80]}")
+        raise DomainError("bad_frame", "text must be valid Unicode (no lone surrogates)")
     return frame
+
+
+def check_frame(frame: dict) -> dict:
+    """The frame with a known `type` and exactly the fields that type takes, each checked (a
+    field sent as null counts as left out)."""
+    kind = frame["type"]
+    spec = FRAMES.get(kind)
+    if spec is None:
+        raise DomainError("unknown_type", f"unknown message type {kind[:40]!r}")
+    fields = set(frame) - {"type"}
+    missing = set(spec.required) - fields
+    if missing:
+        raise DomainError("bad_frame", f"'{kind}' needs {', '.join(sorted(missing))}")
+    extra = fields - set(spec.required) - set(spec.optional)
+    if extra:
+        raise DomainError("bad_frame", f"'{kind}' does not take {', '.join(sorted(extra))[:80]}")
+    checked = {"type": kind}
+    for name, check in (spec.required | spec.optional).items():
+        if frame.get(name) is not None:
+            checked[name] = check(frame[name], name)
+    return checked
 
 
 def _encodable(value) -> bool:
@@ -97,23 +161,6 @@ def _encodable(value) -> bool:
     return True
 
 
-def chips(value, name: str, allow_none: bool = False):
-    """A JSON integer amount of chips (not a string, float, boolean, or absurdly large)."""
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadFrame("bad_amount", f"{name} must be a whole number of chips")
-    if not 0 <= value <= MAX_AMOUNT:
-        raise BadFrame("bad_amount", f"{name} is out of range")
-    return value
-
-
-def whole_number(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**31:
-        raise BadFrame("bad_frame", f"{name} must be a whole number")
-    return value
-
-
 class TableConsumer(TrackedConsumer):
     async def connect(self):
         self.user = self.scope.get("user")
@@ -121,7 +168,7 @@ class TableConsumer(TrackedConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close()  # refused before accept: spectating needs signing in
             return
-        if not await database_sync_to_async(_table_is_open)(self.table_id):
+        if not await database_sync_to_async(table_is_open)(self.table_id):
             await self.close()
             return
         self.frames_window = (time.monotonic(), 0)
@@ -150,14 +197,13 @@ class TableConsumer(TrackedConsumer):
         action_id = None
         try:
             if text_data is None:
-                raise BadFrame("bad_frame", "send text frames with JSON")
-            frame = parse_frame(text_data)
+                raise DomainError("bad_frame", "send text frames with JSON")
+            frame = load_frame(text_data)
             if frame["type"] == "act":
-                action_id = frame.get("action_id")
-            await self.handle(frame)
-        except BadFrame as bad:
-            await self.send_error(bad.code, bad.message, action_id)
-        except (TableError, ChipError) as refused:
+                action_id = _action_id_of(frame)  # an act's error names it, even a bad act's
+            frame = check_frame(frame)
+            await getattr(self, "on_" + FRAMES[frame["type"]].handler)(frame)
+        except DomainError as refused:
             await self.send_error(refused.code, refused.message, action_id)
         except DatabaseError:
             # An outage: nothing was applied (each request is one transaction); try again.
@@ -182,83 +228,65 @@ class TableConsumer(TrackedConsumer):
         self.frames_window = (started, count + 1)
         return count + 1 > MAX_FRAMES_PER_SECOND
 
-    async def handle(self, frame: dict) -> None:
-        kind = frame["type"]
-        call = database_sync_to_async
-        table_id, user = self.table_id, self.user
-        if kind == "ping":
-            # The table's seq as of a second ago: a client behind it missed an event.
-            await self.send_json({"type": "pong", "seq": heartbeat().settled_seq(self.table_id)})
-        elif kind == "snapshot":
-            await self.send_snapshot()
-        elif kind == "sit":
-            seat = whole_number(frame["seat"], "seat")
-            buy_in = chips(frame.get("buy_in"), "the buy-in", allow_none=True)
-            await call(services.table_sit)(table_id=table_id, user=user, seat=seat, buy_in=buy_in)
-            await self.ok(kind)
-        elif kind == "act":
-            action = frame["action"]
-            if not isinstance(action, str):
-                raise BadFrame("bad_frame", "action must be a word such as 'call'")
-            amount = chips(frame.get("amount"), "the amount", allow_none=True)
-            action_id = frame.get("action_id") or ""
-            if not isinstance(action_id, str) or len(action_id) > 64:
-                raise BadFrame("bad_frame", "action_id must be a string of up to 64 characters")
-            turn = frame.get("turn")
-            if turn is not None and (not isinstance(turn, str) or len(turn) > 64):
-                raise BadFrame("bad_frame", "turn must be the turn token string from the table")
-            answer = await call(services.table_act)(
-                table_id=table_id,
-                user=user,
-                action=action,
-                amount=amount,
-                action_id=action_id,
-                turn_token=turn,
-            )
-            await self.send_json(
-                {"type": "ok", "for": "act", "action_id": action_id, "repeated": answer["repeated"]}
-            )
-        elif kind in ("leave", "sit_out", "sit_in", "post", "show", "muck"):
-            service = {
-                "muck": services.table_muck,
-                "leave": services.table_leave,
-                "sit_out": services.table_sit_out,
-                "sit_in": services.table_sit_in,
-                "post": services.table_post,
-                "show": services.table_show,
-            }[kind]
-            await call(service)(table_id=table_id, user=user)
-            await self.ok(kind)
-        elif kind == "auto_muck":
-            if not isinstance(frame["value"], bool):
-                raise BadFrame("bad_frame", "value must be true or false")
-            await call(services.table_set_auto_muck)(
-                table_id=table_id, user=user, auto_muck=frame["value"]
-            )
-            await self.ok(kind)
-        elif kind == "card_back":
-            from casino.accounts.services import user_set_card_back
+    # One method per FrameType.handler; the frame's fields are already checked (parse_frame).
 
-            if frame["value"] not in CARD_BACKS:
-                raise BadFrame("bad_frame", f"card backs are {', '.join(CARD_BACKS)}")
-            await call(user_set_card_back)(user=user, card_back=frame["value"])
-            await self.ok(kind)
-            await self.send_snapshot()
-        elif kind == "previous_hand":
-            hand = await call(_previous_hand)(table_id, user)
-            await self.send_json({"type": "previous_hand", "hand": hand})
-        elif kind == "switch":
-            target = whole_number(frame["table_id"], "table_id")
-            await call(services.table_switch)(user=user, to_table_id=target)
-            await self.send_json(
-                {"type": "switched", "table_id": target, "url": f"/tables/{target}/"}
-            )
+    async def on_ping(self, frame: dict) -> None:
+        # The table's seq as of a second ago: a client behind it missed an event.
+        await self.send_json({"type": "pong", "seq": heartbeat().settled_seq(self.table_id)})
+
+    async def on_snapshot(self, frame: dict) -> None:
+        await self.send_snapshot()
+
+    async def on_sit(self, frame: dict) -> None:
+        await database_sync_to_async(services.table_sit)(
+            table_id=self.table_id, user=self.user, seat=frame["seat"], buy_in=frame.get("buy_in")
+        )
+        await self.ok("sit")
+
+    async def on_act(self, frame: dict) -> None:
+        action_id = frame.get("action_id", "")
+        answer = await database_sync_to_async(services.table_act)(
+            table_id=self.table_id,
+            user=self.user,
+            action=frame["action"],
+            amount=frame.get("amount"),
+            action_id=action_id,
+            turn_token=frame.get("turn"),
+        )
+        await self.send_json(
+            {"type": "ok", "for": "act", "action_id": action_id, "repeated": answer["repeated"]}
+        )
+
+    async def on_seat_change(self, frame: dict) -> None:
+        service = SEAT_CHANGES[frame["type"]]
+        await database_sync_to_async(service)(table_id=self.table_id, user=self.user)
+        await self.ok(frame["type"])
+
+    async def on_auto_muck(self, frame: dict) -> None:
+        await database_sync_to_async(services.table_set_auto_muck)(
+            table_id=self.table_id, user=self.user, auto_muck=frame["value"]
+        )
+        await self.ok("auto_muck")
+
+    async def on_card_back(self, frame: dict) -> None:
+        await database_sync_to_async(user_set_card_back)(user=self.user, card_back=frame["value"])
+        await self.ok("card_back")
+        await self.send_snapshot()
+
+    async def on_previous_hand(self, frame: dict) -> None:
+        hand = await database_sync_to_async(previous_hand_at)(self.table_id, self.user)
+        await self.send_json({"type": "previous_hand", "hand": hand})
+
+    async def on_switch(self, frame: dict) -> None:
+        target = frame["table_id"]
+        await database_sync_to_async(services.table_switch)(user=self.user, to_table_id=target)
+        await self.send_json({"type": "switched", "table_id": target, "url": f"/tables/{target}/"})
 
     async def ok(self, kind: str) -> None:
         await self.send_json({"type": "ok", "for": kind})
 
     async def send_snapshot(self) -> None:
-        snapshot = await database_sync_to_async(_snapshot)(self.table_id, self.user)
+        snapshot = await database_sync_to_async(table_snapshot)(self.table_id, self.user)
         self.last_seq = max(self.last_seq, snapshot["seq"])
         await self.send_json(snapshot)
 
@@ -280,21 +308,6 @@ class TableConsumer(TrackedConsumer):
         await self.send_json(message)
 
 
-def _table_is_open(table_id: int) -> bool:
-    from holdem.models import Table, TableStatus
-
-    return Table.objects.filter(pk=table_id).exclude(status=TableStatus.CLOSED).exists()
-
-
-def _snapshot(table_id: int, user) -> dict:
-    from holdem.models import Table
-    from holdem.selectors import table_view_for
-
-    return table_view_for(Table.objects.get(pk=table_id), user)
-
-
-def _previous_hand(table_id: int, user):
-    from holdem.models import Table
-    from holdem.selectors import previous_hand_for
-
-    return previous_hand_for(Table.objects.get(pk=table_id), user)
+def _action_id_of(frame: dict) -> str | None:
+    value = frame.get("action_id")
+    return value if isinstance(value, str) and len(value) <= MAX_TOKEN else None

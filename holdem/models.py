@@ -198,6 +198,10 @@ class Connection(models.Model):
         return f"{self.channel_name} (user {self.user_id}, table {self.table_id or 'lobby'})"
 
 
+# The ClockBeat name of the deadline sweeper (holdem.services.clock).
+DEADLINES_CLOCK = "deadlines"
+
+
 class ClockBeat(models.Model):
     """When a clock last ran (`deadlines`: the deadline sweeper). /healthz reads it, and a gap
     longer than a few seconds means the site was down (RULES.md 5: no turn is cut short by it)."""

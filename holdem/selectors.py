@@ -4,16 +4,27 @@ Hole cards come only from the engine's own view for that seat (STYLE.md 5): the 
 the engine's spectator view, the private part is built for one user and sent to them alone.
 """
 
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db.models import Sum
 from django.utils import timezone
 
+from casino.accounts.models import CardBack
+from casino.accounts.selectors import wallet_balance
 from holdem import engine
-from holdem.models import PROCESS_EXPIRY_SECONDS, Connection, HandRecord, Seat, Table, TableStatus
-from holdem.services.hands import muck_choice
-from holdem.services.options import rules_of
-from holdem.services.seats import buy_in_limits
+from holdem.models import (
+    DEADLINES_CLOCK,
+    PROCESS_EXPIRY_SECONDS,
+    ClockBeat,
+    Connection,
+    Departure,
+    HandRecord,
+    Seat,
+    Table,
+    TableStatus,
+)
+from holdem.options import rules_of
 
 
 def epoch_ms(moment) -> int | None:
@@ -156,8 +167,6 @@ def _last_result(table) -> dict | None:
 
 def private_part(table, user, state=None, seat=None, balance=None, seated_here=False) -> dict:
     """What only this user may see: their seat, their hole cards and legal actions, their wallet."""
-    from casino.accounts.selectors import wallet_balance
-
     if seat is None and not seated_here:
         seat = Seat.objects.filter(table=table, user=user).first()
     elsewhere = None
@@ -175,7 +184,8 @@ def private_part(table, user, state=None, seat=None, balance=None, seated_here=F
         "auto_muck": muck_choice(seat, table)
         if seat
         else (user.auto_muck if user.auto_muck is not None else table.auto_muck),
-        "card_back": getattr(user, "card_back", "classic"),
+        "card_back": user.card_back,
+        "card_backs": CardBack.choices,
         "hole": None,
         "legal": None,
         "can_show": False,
@@ -218,6 +228,18 @@ def private_part(table, user, state=None, seat=None, balance=None, seated_here=F
             )
             mine["can_muck"] = deciding
     return mine
+
+
+def table_is_open(table_id: int) -> bool:
+    return Table.objects.filter(pk=table_id).exclude(status=TableStatus.CLOSED).exists()
+
+
+def table_snapshot(table_id: int, user) -> dict:
+    return table_view_for(Table.objects.get(pk=table_id), user)
+
+
+def previous_hand_at(table_id: int, user) -> dict | None:
+    return previous_hand_for(Table.objects.get(pk=table_id), user)
 
 
 def table_view_for(table, user) -> dict:
@@ -364,3 +386,57 @@ def hands_of(user, limit=50):
         .select_related("table")
         .order_by("-id")[:limit]
     )
+
+
+# RULES.md 2: how long a table remembers what a player who left it owed and held.
+DEPARTURE_MEMORY = timedelta(minutes=30)
+
+
+@dataclass(frozen=True)
+class BuyInLimits:
+    minimum: int
+    maximum: int | None
+    reason: str | None  # why the minimum is above the room's
+    departure: Departure | None
+
+
+def buy_in_limits(table, user, now=None) -> BuyInLimits:
+    """RULES.md 2: the room's buy-in range, except that a player who left this table with chips
+    less than 30 minutes ago comes back with at least that many (no hit-and-run "ratholing")."""
+    now = now or timezone.now()
+    minimum, maximum = max(table.min_buy_in, 1), table.max_buy_in
+    departure = Departure.objects.filter(
+        user=user, table=table, left_at__gte=now - DEPARTURE_MEMORY
+    ).first()
+    reason = None
+    if departure is not None and departure.stack > minimum:
+        minimum = departure.stack
+        if maximum is not None and maximum < minimum:
+            maximum = minimum
+        ago = max(1, int((now - departure.left_at).total_seconds() // 60))
+        reason = (
+            f"you left this table {ago} minute{'s' if ago != 1 else ''} ago with {departure.stack:,} chips: "
+            f"come back with at least that many (for 30 minutes after leaving)"
+        )
+    return BuyInLimits(minimum, maximum, reason, departure)
+
+
+def game_running(table, seats) -> bool:
+    """RULES.md 2: a hand is being played, or the countdown after a hand runs with two or more of
+    the players who played it still seated. Otherwise everybody is dealt in at the next game."""
+    if table.in_hand:
+        return True
+    if table.next_hand_at is None or table.last_hand is None:
+        return False
+    played = {p["user_id"] for p in table.last_hand.players}
+    return sum(1 for s in seats if s.user_id in played) >= 2
+
+
+def muck_choice(seat, table) -> bool:
+    """RULES.md 1: the player's own "muck losing hands" box, or the room's default if never set."""
+    return table.auto_muck if seat.auto_muck is None else seat.auto_muck
+
+
+def clock_last_run():
+    """When the deadline sweeper last ran (None before its first run)."""
+    return ClockBeat.objects.filter(name=DEADLINES_CLOCK).values_list("ran_at", flat=True).first()

@@ -1,12 +1,15 @@
 """Hand history pages: the player's own recent hands and a PokerStars-format download of each."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 
+from casino.errors import DomainError
 from holdem.history import pokerstars_text
-from holdem.models import HandRecord
-from holdem.selectors import hand_before, hand_summary_for, hands_of
+from holdem.models import HandRecord, Seat, Table, TableStatus
+from holdem.selectors import hand_before, hand_summary_for, hands_of, rooms_for_lobby
+from holdem.services import table_switch
 
 
 @login_required
@@ -47,9 +50,6 @@ def hand_download(request, hand_id):
 @login_required
 def table_page(request, table_id):
     """The table: the page is a shell; everything live arrives over ws/table/<id>/."""
-    from holdem.models import Seat, Table, TableStatus
-    from holdem.selectors import rooms_for_lobby
-
     table = get_object_or_404(Table.objects.exclude(status=TableStatus.CLOSED), pk=table_id)
     held = (
         Seat.objects.filter(user=request.user).exclude(table=table).select_related("table").first()
@@ -80,17 +80,11 @@ def table_page(request, table_id):
 @login_required
 def table_enter(request, table_id):
     """POST from the lobby or a table: switch rooms (RULES.md 2), then show the table."""
-    from django.contrib import messages
-    from django.shortcuts import redirect
-
-    from holdem.errors import TableError
-    from holdem.services import table_switch
-
     if request.method != "POST":
         return redirect("table", table_id)
     try:
         table_switch(user=request.user, to_table_id=table_id)
-    except TableError as error:
+    except DomainError as error:
         messages.error(request, error.message)
         held = request.user.seat.table_id if hasattr(request.user, "seat") else None
         return redirect("table", held) if held else redirect("lobby")

@@ -3,6 +3,8 @@
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 
+from holdem.selectors import rooms_for_lobby
+
 
 def home(request):
     if request.user.is_authenticated:
@@ -12,6 +14,4 @@ def home(request):
 
 @login_required
 def lobby(request):
-    from holdem.selectors import rooms_for_lobby
-
     return render(request, "lobby/lobby.html", {"rooms": rooms_for_lobby()})

@@ -9,10 +9,10 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from casino.accounts import services
-from casino.accounts.errors import ChipError
 from casino.accounts.forms import ChipAdjustmentForm
 from casino.accounts.models import LedgerEntry, LedgerKind, User, Wallet
 from casino.accounts.second_factor import ADJUST_PERMISSION
+from casino.errors import DomainError
 from casino.readonly_admin import ReadOnlyAdmin
 
 
@@ -79,7 +79,7 @@ class WalletAdmin(admin.ModelAdmin):
                     reason=form.cleaned_data["reason"],
                     actor=request.user,
                 )
-            except ChipError as error:
+            except DomainError as error:
                 form.add_error("amount", error.message)
             else:
                 messages.success(

@@ -14,11 +14,11 @@ from django_otp import login as otp_login
 
 from casino.accounts.forms import SecondFactorForm
 from casino.accounts.second_factor import (
-    SecondFactorError,
     second_factor_missing,
     totp_devices_for,
     totp_token_verify,
 )
+from casino.errors import DomainError
 
 
 class CasinoAdminSite(admin.AdminSite):
@@ -59,7 +59,7 @@ class CasinoAdminSite(admin.AdminSite):
         if request.method == "POST" and form.is_valid():
             try:
                 device = totp_token_verify(user=request.user, token=form.cleaned_data["token"])
-            except SecondFactorError as error:
+            except DomainError as error:
                 form.add_error("token", error.message)
             else:
                 otp_login(request, device)

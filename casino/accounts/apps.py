@@ -9,4 +9,5 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts and chips"
 
     def ready(self):
+        # Inside ready(), as Django requires (the module reads the user model when imported).
         from casino.accounts import sessions  # noqa: F401  (connects the sign-out receivers)

@@ -8,10 +8,19 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 
 
+class CardBack(models.TextChoices):
+    """RULES.md 6 [000]: the card-back designs a player may choose (the client draws each)."""
+
+    CLASSIC = "classic", "Classic blue"
+    RED = "red", "Red"
+    GREEN = "green", "Green"
+    BLACK = "black", "Black"
+
+
 class User(AbstractUser):
     """A player or an admin. Custom from the first migration so it can grow without pain."""
 
-    card_back = models.CharField(max_length=16, default="classic")
+    card_back = models.CharField(max_length=16, choices=CardBack.choices, default=CardBack.CLASSIC)
     # "Muck losing hands": None until the player chooses; the room's own default applies then.
     auto_muck = models.BooleanField(null=True, blank=True, default=None)
 

@@ -4,17 +4,10 @@
 from django.db import transaction
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from casino.errors import DomainError
+
 # Creating chips from nothing is the one admin power worth stealing a password for.
 ADJUST_PERMISSION = "accounts.adjust_chips"
-
-
-class SecondFactorError(Exception):
-    """A code was refused; the session stays unverified."""
-
-    def __init__(self, message: str, code: str):
-        super().__init__(message)
-        self.message = message
-        self.code = code
 
 
 def second_factor_required(user) -> bool:
@@ -47,16 +40,14 @@ def totp_device_enrol(*, user, name: str = "authenticator", replace: bool = Fals
 
 
 def totp_token_verify(*, user, token: str) -> TOTPDevice:
-    """The user's device that accepts `token`, else SecondFactorError.
+    """The user's device that accepts `token`, else DomainError.
 
     Each device refuses a code it has already accepted, and after a wrong code it refuses every
     code for 1 s, then 2 s, 4 s, ... (django-otp's throttle, kept in the device row, so every web
     server sees it). The refusal is raised after the commit: rolling back would forget the count."""
     token = "".join((token or "").split())
     if not token.isdigit():
-        raise SecondFactorError(
-            "Enter the code your authenticator app shows (digits only).", "bad_token"
-        )
+        raise DomainError("bad_token", "Enter the code your authenticator app shows (digits only).")
     checked = found = False
     with transaction.atomic():
         for device in totp_devices_for(user).select_for_update():
@@ -67,15 +58,15 @@ def totp_token_verify(*, user, token: str) -> TOTPDevice:
             if device.verify_token(token):
                 return device
     if not found:
-        raise SecondFactorError(
+        raise DomainError(
+            "no_device",
             "Your account can adjust chips, so the admin needs a code from an authenticator app, and "
             "none is enrolled yet: ask an operator to run manage.py totp_enrol for you.",
-            "no_device",
         )
     if not checked:
-        raise SecondFactorError(
-            "Too many wrong codes: wait a little, then enter the newest code.", "throttled"
+        raise DomainError(
+            "throttled", "Too many wrong codes: wait a little, then enter the newest code."
         )
-    raise SecondFactorError(
-        "That code is wrong or already used: enter the newest code from your app.", "wrong_token"
+    raise DomainError(
+        "wrong_token", "That code is wrong or already used: enter the newest code from your app."
     )

@@ -10,6 +10,11 @@ def wallet_balance(*, user) -> int:
     return wallet.balance if wallet else 0
 
 
+def wallet_balances(*, user_ids) -> dict[int, int]:
+    """Balances by user id, in one query (a user without a wallet is left out)."""
+    return dict(Wallet.objects.filter(user_id__in=user_ids).values_list("user_id", "balance"))
+
+
 def ledger_for(*, user):
     return LedgerEntry.objects.filter(user=user).select_related("actor").order_by("-id")
 

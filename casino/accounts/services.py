@@ -5,8 +5,8 @@ import uuid
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from casino.accounts.errors import ChipError
-from casino.accounts.models import LedgerEntry, LedgerKind, User, Wallet
+from casino.accounts.models import CardBack, LedgerEntry, LedgerKind, User, Wallet
+from casino.errors import DomainError
 
 
 def wallet_lock(*, user_ids) -> dict[int, Wallet]:
@@ -33,14 +33,14 @@ def wallet_adjust(
     A repeated idempotency key returns the entry first written for it and changes nothing.
     """
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise ChipError("the amount must be a whole number of chips", "bad_amount")
+        raise DomainError("bad_amount", "the amount must be a whole number of chips")
     if amount == 0:
-        raise ChipError("the amount must not be zero", "bad_amount")
+        raise DomainError("bad_amount", "the amount must not be zero")
     if kind not in LedgerKind.values:
-        raise ChipError(f"unknown ledger kind {kind!r}", "bad_kind")
+        raise DomainError("bad_kind", f"unknown ledger kind {kind!r}")
     reason = (reason or "").strip()
     if not reason:
-        raise ChipError("a reason is required", "reason_required")
+        raise DomainError("reason_required", "a reason is required")
     key = idempotency_key or uuid.uuid4().hex
     with transaction.atomic():
         existing = LedgerEntry.objects.filter(idempotency_key=key).first()
@@ -53,9 +53,9 @@ def wallet_adjust(
             return _same_entry_or_error(existing, user=user, amount=amount)
         new_balance = wallet.balance + amount
         if new_balance < 0:
-            raise ChipError(
-                f"{user.username} has {wallet.balance:,} chips; removing {-amount:,} would leave a negative balance",
+            raise DomainError(
                 "insufficient_chips",
+                f"{user.username} has {wallet.balance:,} chips; removing {-amount:,} would leave a negative balance",
             )
         wallet.balance = new_balance
         wallet.save(update_fields=["balance", "updated_at"])
@@ -72,12 +72,14 @@ def wallet_adjust(
                     idempotency_key=key,
                 )
         except IntegrityError as error:
-            raise ChipError("this movement was already recorded", "duplicate") from error
+            raise DomainError("duplicate", "this movement was already recorded") from error
 
 
 def _same_entry_or_error(entry: LedgerEntry, *, user: User, amount: int) -> LedgerEntry:
     if entry.user_id != user.pk or entry.amount != amount:
-        raise ChipError("this idempotency key was already used for another movement", "key_reused")
+        raise DomainError(
+            "key_reused", "this idempotency key was already used for another movement"
+        )
     return entry
 
 
@@ -103,12 +105,9 @@ def account_create(*, username: str, password: str, email: str = "") -> User:
     return user
 
 
-CARD_BACKS = ("classic", "red", "green", "black")
-
-
 def user_set_card_back(*, user: User, card_back: str) -> None:
     """RULES.md 6 [000]: the card-back chooser, remembered per user."""
-    if card_back not in CARD_BACKS:
-        raise ChipError(f"card backs are {', '.join(CARD_BACKS)}", "bad_card_back")
+    if card_back not in CardBack.values:
+        raise DomainError("bad_card_back", f"card backs are {', '.join(CardBack.values)}")
     user.card_back = card_back
     user.save(update_fields=["card_back"])

@@ -11,10 +11,14 @@ from importlib import import_module
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model, user_logged_out
 from django.db.models.signals import post_save, pre_save
-from django.dispatch import receiver
+from django.dispatch import Signal, receiver
 from django.utils.crypto import constant_time_compare
 
-from holdem.broadcast import auth_changed_on_commit
+# Sent after a sign-out (`ended_session`: that session's tag) or a change of password or of
+# is_active (`ended_session` None: every session of the user must be checked again), with
+# `user_id`. The tables app closes the user's sockets on it (holdem/apps.py); accounts knows
+# nothing of sockets.
+sessions_changed = Signal()
 
 
 def session_tag(session_key: str | None) -> str:
@@ -39,7 +43,9 @@ def session_is_valid(*, session_key: str | None, user_id: int) -> bool:
 def _signed_out(sender, request, user, **kwargs):
     if user is None or request is None:
         return
-    auth_changed_on_commit(user.pk, ended_session=session_tag(request.session.session_key))
+    sessions_changed.send(
+        sender=None, user_id=user.pk, ended_session=session_tag(request.session.session_key)
+    )
 
 
 @receiver(pre_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="casino.sessions.user_pre_save")
@@ -60,4 +66,4 @@ def _credentials_changed(sender, instance, created, **kwargs):
     if created or before is None:
         return
     if before != (instance.password, instance.is_active):
-        auth_changed_on_commit(instance.pk)
+        sessions_changed.send(sender=None, user_id=instance.pk, ended_session=None)

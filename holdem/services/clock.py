@@ -13,13 +13,12 @@ from django.db.models import Q
 from django.utils import timezone
 
 from holdem.locks import table_lock
-from holdem.models import ClockBeat, Table
+from holdem.models import DEADLINES_CLOCK, ClockBeat, Table
 from holdem.services.hands import hand_muck_undecided, hand_start, hand_timeout, turn_renew
 from holdem.services.presence import connections_expire, disconnections_due
 
 log = logging.getLogger(__name__)
 
-DEADLINES_CLOCK = "deadlines"
 # The clock runs every second; a longer silence than this means it (and so the site) was down.
 DOWNTIME_SECONDS = 5
 
@@ -79,10 +78,6 @@ def clock_beat(now):
             beat.ran_at = now
             beat.save(update_fields=["ran_at"])
     return last_run
-
-
-def clock_last_run():
-    return ClockBeat.objects.filter(name=DEADLINES_CLOCK).values_list("ran_at", flat=True).first()
 
 
 def turns_renew_after_downtime(*, since, now) -> int:

@@ -12,10 +12,10 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from casino.errors import DomainError
 from holdem import engine
 from holdem.engine.cards import new_deck, shuffle
 from holdem.engine.view import result_view
-from holdem.errors import TableError
 from holdem.locks import seats_lock, table_lock
 from holdem.models import (
     Disconnect,
@@ -26,34 +26,17 @@ from holdem.models import (
     ProtectionUse,
     TableStatus,
 )
+from holdem.options import hand_options
 from holdem.positions import blind_seats, next_button
+from holdem.selectors import muck_choice
+from holdem.services.countdown import countdown_start
 from holdem.services.notify import notify_table
-from holdem.services.options import hand_options
+from holdem.services.seats import seat_release
 
 ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
 PROTECTIONS_PER_DAY = 2  # RULES.md 5
 # RULES.md 4 [003]: how long a player offered Show or Muck has to choose (then: muck).
 SHOW_OR_MUCK_SECONDS = 8
-
-
-def countdown_start(table, seats, now=None) -> None:
-    """RULES.md 2: 30 s to the next game, or 10 s when every seat is filled."""
-    now = now or timezone.now()
-    full = len(seats) >= table.seats
-    seconds = table.countdown_full_seconds if full else table.countdown_seconds
-    table.next_hand_at = now + timedelta(seconds=seconds)
-    table.save(update_fields=["next_hand_at"])
-
-
-def countdown_shorten_if_full(table, seats, now=None) -> None:
-    """A table that fills up during a countdown starts within the short countdown."""
-    now = now or timezone.now()
-    if table.next_hand_at is None or len(seats) < table.seats:
-        return
-    soon = now + timedelta(seconds=table.countdown_full_seconds)
-    if table.next_hand_at > soon:
-        table.next_hand_at = soon
-        table.save(update_fields=["next_hand_at"])
 
 
 def hand_deck() -> list[str]:
@@ -160,11 +143,11 @@ def table_act(
     With `turn_token` (the turn the client saw), an action meant for a turn that is over is
     refused instead of landing on the player's next turn."""
     if action not in ACTIONS:
-        raise TableError(
+        raise DomainError(
             "unknown_action", f"unknown action {action!r}; use one of {', '.join(ACTIONS)}"
         )
     if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
-        raise TableError("bad_amount", "the amount must be a whole number of chips")
+        raise DomainError("bad_amount", "the amount must be a whole number of chips")
     action_id = str(action_id or "")[:64]
     with transaction.atomic():
         table = table_lock(table_id)
@@ -176,7 +159,7 @@ def table_act(
                 # An all-in is logged with its total; the client sent it without an amount.
                 same_amount = first.amount == amount or (action == "all_in" and amount is None)
                 if first.action != action or not same_amount:
-                    raise TableError(
+                    raise DomainError(
                         "idempotency_conflict",
                         f"action id {action_id!r} was already used for {first.action}"
                         + (f" {first.amount:,}" if first.amount is not None else "")
@@ -190,12 +173,12 @@ def table_act(
                     "amount": first.amount,
                 }
         if not table.in_hand:
-            raise TableError("no_hand", "no hand is being played at this table")
+            raise DomainError("no_hand", "no hand is being played at this table")
         seat = table.seat_set.filter(user=user).first()
         if seat is None or not seat.in_hand:
-            raise TableError("not_in_hand", "you are not dealt into this hand")
+            raise DomainError("not_in_hand", "you are not dealt into this hand")
         if turn_token is not None and turn_token != table.turn_token:
-            raise TableError("stale_turn", "that turn is over; the table has moved on")
+            raise DomainError("stale_turn", "that turn is over; the table has moved on")
         state = engine.state_from_json(table.hand_state)
         if (
             state.to_act == seat.number
@@ -203,12 +186,12 @@ def table_act(
             and timezone.now() > table.turn_deadline
         ):
             # RULES.md 5: the clock ran out; the sweeper applies the timeout within a second.
-            raise TableError("turn_expired", "your time for this turn ran out")
+            raise DomainError("turn_expired", "your time for this turn ran out")
         street = state.street
         try:
             new_state, events = engine.apply_action(state, seat.number, action, amount)
         except engine.IllegalAction as refused:
-            raise TableError(refused.code, refused.message) from refused
+            raise DomainError(refused.code, refused.message) from refused
         if action == "all_in":
             # The log shows what the all-in came to (the round total), as the table did.
             amount = next(
@@ -323,15 +306,15 @@ def _last_hand_choice(table_id: int, user, choose, kind: str) -> None:
         table = table_lock(table_id)
         record = table.last_hand
         if record is None or not record.final_state:
-            raise TableError("nothing_to_show", "there is no finished hand to show or muck")
+            raise DomainError("nothing_to_show", "there is no finished hand to show or muck")
         mine = [p for p in record.players if p["user_id"] == user.pk]
         if not mine:
-            raise TableError("not_in_hand", "you did not play the last hand")
+            raise DomainError("not_in_hand", "you did not play the last hand")
         state = engine.state_from_json(record.final_state)
         try:
             new_state, events = choose(state, mine[0]["seat"])
         except engine.IllegalAction as refused:
-            raise TableError(refused.code, refused.message) from refused
+            raise DomainError(refused.code, refused.message) from refused
         _record_choices(table, record, new_state)
         notify_table(table, kind, {"seat": mine[0]["seat"]}, engine_events=events)
 
@@ -382,8 +365,6 @@ def _advance(table, state, events, now) -> None:
 
 def _finish(table, state, events, now) -> None:
     """Pay the pots to the seats, keep the record, boot who must go, set the next countdown."""
-    from holdem.services.seats import seat_release
-
     result = state.result
     seats = {s.number: s for s in seats_lock(table)}
     record = table.hand
@@ -483,11 +464,6 @@ def _log(table, seat_number, user, action, amount, street, source, action_id) ->
         source=source,
         client_action_id=action_id,
     )
-
-
-def muck_choice(seat, table) -> bool:
-    """RULES.md 1: the player's own "muck losing hands" box, or the room's default if never set."""
-    return table.auto_muck if seat.auto_muck is None else seat.auto_muck
 
 
 def _post_for(seat, small_seat, big_seat) -> str:

@@ -1,6 +1,8 @@
 """Tell everyone at a table (and the lobby) what changed: one sequence number per change."""
 
+from casino.accounts.selectors import wallet_balances
 from holdem.broadcast import LOBBY_GROUP, player_group, send_on_commit, table_group
+from holdem.selectors import private_part, public_table, room_summary
 
 # Changes that alter what the lobby shows (seats taken, players, game running).
 LOBBY_KINDS = {
@@ -18,9 +20,6 @@ def notify_table(table, kind: str, detail: dict, engine_events=(), state=None, a
     """Queue, for after commit, the public event for the table group and each seated player's
     private part for their own group (and for `also_tell`: users who just lost their seat).
     Returns the new sequence number."""
-    from casino.accounts.models import Wallet
-    from holdem.selectors import private_part, public_table, room_summary
-
     table.seq += 1
     table.save(update_fields=["seq"])
     seats = list(table.seat_set.select_related("user"))
@@ -36,11 +35,7 @@ def notify_table(table, kind: str, detail: dict, engine_events=(), state=None, a
             {"type": "event", "seq": table.seq, "event": event, "table": public},
         )
     ]
-    balances = dict(
-        Wallet.objects.filter(user_id__in=[s.user_id for s in seats]).values_list(
-            "user_id", "balance"
-        )
-    )
+    balances = wallet_balances(user_ids=[s.user_id for s in seats])
     for seat in seats:
         you = private_part(
             table,
@@ -66,6 +61,4 @@ def notify_table(table, kind: str, detail: dict, engine_events=(), state=None, a
 
 def lobby_room_changed(table) -> None:
     """Spectators came or went: only the lobby's counts change (no table event)."""
-    from holdem.selectors import room_summary
-
     send_on_commit([(LOBBY_GROUP, {"type": "room", "room": room_summary(table)})])

@@ -1,14 +1,14 @@
 """Rooms: created from a preset (RULES.md 7) or by hand, validated, closed by an admin."""
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from holdem.errors import TableError
+from casino.errors import DomainError
 from holdem.locks import seats_lock, table_lock
 from holdem.models import Table, TableStatus
+from holdem.options import room_problems
 from holdem.presets import PRESETS
 from holdem.services.notify import notify_table
-from holdem.services.options import room_problems
+from holdem.services.seats import seat_release
 
 
 def room_create(*, name: str, preset: str | None = None, **options) -> Table:
@@ -16,7 +16,7 @@ def room_create(*, name: str, preset: str | None = None, **options) -> Table:
     values = {}
     if preset is not None:
         if preset not in PRESETS:
-            raise TableError(
+            raise DomainError(
                 "unknown_preset", f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}"
             )
         values.update({k: v for k, v in PRESETS[preset].items() if k != "name"})
@@ -24,7 +24,11 @@ def room_create(*, name: str, preset: str | None = None, **options) -> Table:
     table = Table(name=name, preset=preset or "", **values)
     problems = room_problems(table)
     if problems:
-        raise ValidationError(problems)
+        raise DomainError(
+            "bad_options",
+            "this room cannot be played: " + "; ".join(problems.values()),
+            fields=problems,
+        )
     table.save()
     return table
 
@@ -40,8 +44,6 @@ def rooms_seed_presets() -> int:
 def room_close(*, table_id: int) -> Table:
     """Close a room: the hand in progress finishes, no new hand starts, seated players are stood
     up with their chips returned."""
-    from holdem.services.seats import seat_release
-
     with transaction.atomic():
         table = table_lock(table_id)
         if table.status == TableStatus.CLOSED:
@@ -66,7 +68,7 @@ def room_reopen(*, table_id: int) -> Table:
         if table.status == TableStatus.OPEN:
             return table
         if table.in_hand:
-            raise TableError("in_hand", "the room is still finishing a hand")
+            raise DomainError("in_hand", "the room is still finishing a hand")
         table.status = TableStatus.OPEN
         table.save(update_fields=["status"])
         notify_table(table, "opened", {})

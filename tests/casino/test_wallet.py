@@ -2,10 +2,10 @@
 
 import pytest
 
-from casino.accounts.errors import ChipError
 from casino.accounts.models import LedgerEntry, LedgerKind
 from casino.accounts.selectors import ledger_sum, wallet_balance
 from casino.accounts.services import wallet_adjust
+from casino.errors import DomainError
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def test_adjustment_writes_a_ledger_entry_with_balance_after(make_player):
 def test_bad_amounts_are_refused_and_change_nothing(make_player, amount):
     player = make_player()
     before = snapshot(player)
-    with pytest.raises(ChipError) as refused:
+    with pytest.raises(DomainError) as refused:
         wallet_adjust(user=player, amount=amount, kind=LedgerKind.ADMIN_ADJUSTMENT, reason="x")
     assert refused.value.code == "bad_amount"
     assert snapshot(player) == before
@@ -42,7 +42,7 @@ def test_bad_amounts_are_refused_and_change_nothing(make_player, amount):
 def test_going_below_zero_is_refused_with_a_sentence(make_player):
     player = make_player()
     before = snapshot(player)
-    with pytest.raises(ChipError, match="negative balance") as refused:
+    with pytest.raises(DomainError, match="negative balance") as refused:
         wallet_adjust(
             user=player, amount=-10_001, kind=LedgerKind.ADMIN_ADJUSTMENT, reason="too much"
         )
@@ -53,7 +53,7 @@ def test_going_below_zero_is_refused_with_a_sentence(make_player):
 def test_an_empty_reason_is_refused(make_player):
     player = make_player()
     before = snapshot(player)
-    with pytest.raises(ChipError, match="reason"):
+    with pytest.raises(DomainError, match="reason"):
         wallet_adjust(user=player, amount=5, kind=LedgerKind.ADMIN_ADJUSTMENT, reason="   ")
     assert snapshot(player) == before
 
@@ -76,7 +76,7 @@ def test_a_repeated_idempotency_key_is_applied_once(make_player):
     )
     assert first.pk == again.pk
     assert wallet_balance(user=player) == 10_050
-    with pytest.raises(ChipError, match="already used"):
+    with pytest.raises(DomainError, match="already used"):
         wallet_adjust(
             user=player,
             amount=70,

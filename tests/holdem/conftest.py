@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from holdem import engine
-from holdem.models import ClockBeat, Table
+from holdem.models import DEADLINES_CLOCK, ClockBeat, Table
 from holdem.services import (
     connection_close,
     connection_open,
@@ -16,7 +16,6 @@ from holdem.services import (
     table_act,
     table_sit,
 )
-from holdem.services.clock import DEADLINES_CLOCK
 from holdem.services.presence import process_beat
 
 TEST_PROCESS = "tests-web-process"
@@ -132,7 +131,7 @@ def play_out(table, users, rng=None, choose=None):
 
 
 def chips_everywhere():
-    from casino.accounts.audit import audit_chips
+    from holdem.audit import audit_chips
 
     audit = audit_chips()
     assert audit.ok, audit.summary()

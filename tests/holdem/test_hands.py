@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from holdem.errors import TableError
+from casino.errors import DomainError
 from holdem.models import HandAction, HandRecord, Seat
 from holdem.services import table_act, table_show
 from tests.holdem.conftest import chips_everywhere, current, play_out
@@ -95,7 +95,7 @@ def test_illegal_actions_are_refused_with_a_reason_and_change_nothing(
     table.refresh_from_db()
     before = (table.hand_state, table.seq, HandAction.objects.count())
     actor = current(table).to_act
-    with pytest.raises(TableError) as refused:
+    with pytest.raises(DomainError) as refused:
         table_act(table_id=table.pk, user=users[actor], action=action, amount=amount, action_id="x")
     if code:
         assert refused.value.code == code
@@ -109,9 +109,9 @@ def test_acting_out_of_turn_or_without_a_seat_is_refused(seated, make_player, cl
     clock.advance(31)
     state = current(table)
     waiting = next(s for s in state.seats if s != state.to_act)
-    with pytest.raises(TableError, match=f"it is seat {state.to_act}'s turn"):
+    with pytest.raises(DomainError, match=f"it is seat {state.to_act}'s turn"):
         table_act(table_id=table.pk, user=users[waiting], action="fold")
-    with pytest.raises(TableError) as refused:
+    with pytest.raises(DomainError) as refused:
         table_act(table_id=table.pk, user=make_player(), action="fold")
     assert refused.value.code == "not_in_hand"
     assert current(table) == state
@@ -210,7 +210,7 @@ def test_winner_of_an_uncontested_hand_may_show(seated, clock):
     folder = state.to_act
     winner = next(s for s in state.seats if s != folder)
     table_act(table_id=table.pk, user=users[folder], action="fold")
-    with pytest.raises(TableError):
+    with pytest.raises(DomainError):
         table_show(table_id=table.pk, user=users[folder])
     table_show(table_id=table.pk, user=users[winner])
     record = HandRecord.objects.get(table=table)
@@ -282,7 +282,7 @@ def test_an_action_for_a_turn_that_is_over_is_refused_not_moved_to_the_next_turn
     table.refresh_from_db()
     state, seq = table.hand_state, table.seq
     other = current(table).to_act
-    with pytest.raises(TableError) as refused:
+    with pytest.raises(DomainError) as refused:
         table_act(table_id=table.pk, user=users[other], action="check", turn_token=token)
     assert refused.value.code == "stale_turn"
     table.refresh_from_db()

@@ -1,9 +1,8 @@
 """Rooms from presets or by hand, validated; closing a room (RULES.md 1, 7)."""
 
 import pytest
-from django.core.exceptions import ValidationError
 
-from holdem.errors import TableError
+from casino.errors import DomainError
 from holdem.models import Table, TableStatus
 from holdem.presets import PRESETS
 from holdem.services import room_close, room_create, rooms_seed_presets, table_leave
@@ -51,14 +50,14 @@ def test_every_preset_of_rules_section_7_makes_a_playable_room():
     ],
 )
 def test_unplayable_rooms_are_refused_with_the_reason(options, field):
-    with pytest.raises(ValidationError) as refused:
+    with pytest.raises(DomainError) as refused:
         room_create(name="bad", preset="nl50", **options)
-    assert field in refused.value.message_dict
+    assert field in refused.value.fields
     assert not Table.objects.filter(name="bad").exists()
 
 
 def test_unknown_preset_is_refused():
-    with pytest.raises(TableError, match="unknown preset"):
+    with pytest.raises(DomainError, match="unknown preset"):
         room_create(name="x", preset="omaha")
 
 
@@ -86,7 +85,7 @@ def test_closing_during_a_hand_lets_it_finish_then_closes(seated, clock):
     room_close(table_id=table.pk)
     table.refresh_from_db()
     assert table.status == TableStatus.CLOSING and table.in_hand
-    with pytest.raises(TableError):
+    with pytest.raises(DomainError):
         table_leave(table_id=table.pk, user=users[0])  # still dealt in
     play_out(table, users)
     table.refresh_from_db()
@@ -115,9 +114,9 @@ def test_a_fixed_limit_room_made_by_hand_must_follow_its_lower_stake(options, fi
         "min_buy_in": 200,
         **options,
     }
-    with pytest.raises(ValidationError) as refused:
+    with pytest.raises(DomainError) as refused:
         room_create(name="hand made", **values)
-    assert field in refused.value.message_dict
+    assert field in refused.value.fields
     assert not Table.objects.filter(name="hand made").exists()
     room_create(
         name="hand made",

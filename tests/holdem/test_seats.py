@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from casino.accounts.models import LedgerEntry, LedgerKind
-from holdem.errors import TableError
+from casino.errors import DomainError
 from holdem.models import HandAction, ProtectionUse, Seat
 from holdem.services import (
     table_leave,
@@ -56,7 +56,7 @@ def test_sitting_down_moves_the_buy_in_from_wallet_to_seat_through_the_ledger(ro
 def test_bad_sit_requests_are_refused_and_change_nothing(room, make_player, seat, buy_in, code):
     table, alice = room("nl50"), make_player()
     before = books(alice)
-    with pytest.raises(TableError) as refused:
+    with pytest.raises(DomainError) as refused:
         table_sit(table_id=table.pk, user=alice, seat=seat, buy_in=buy_in)
     assert refused.value.code == code
     assert books(alice) == before
@@ -64,7 +64,7 @@ def test_bad_sit_requests_are_refused_and_change_nothing(room, make_player, seat
 
 def test_buy_in_above_the_wallet_is_refused(room, make_player):
     table, alice = room("nl50", max_buy_in=50_000), make_player()
-    with pytest.raises(TableError, match="you have 10,000 chips") as refused:
+    with pytest.raises(DomainError, match="you have 10,000 chips") as refused:
         table_sit(table_id=table.pk, user=alice, seat=0, buy_in=10_001)
     assert refused.value.code == "insufficient_chips"
     assert books(alice) == (10_000, 1, 0)
@@ -73,13 +73,13 @@ def test_buy_in_above_the_wallet_is_refused(room, make_player):
 def test_a_taken_seat_and_a_second_seat_are_refused(room, make_player):
     table, alice, bob = room("nl50"), make_player(), make_player()
     table_sit(table_id=table.pk, user=alice, seat=0, buy_in=3_000)
-    with pytest.raises(TableError, match="seat 1 is taken"):
+    with pytest.raises(DomainError, match="seat 1 is taken"):
         table_sit(table_id=table.pk, user=bob, seat=0, buy_in=3_000)
-    with pytest.raises(TableError) as refused:
+    with pytest.raises(DomainError) as refused:
         table_sit(table_id=table.pk, user=alice, seat=1, buy_in=3_000)
     assert refused.value.code == "already_seated"
     other = room("pl50")
-    with pytest.raises(TableError) as refused:  # RULES.md 2: one room at a time
+    with pytest.raises(DomainError) as refused:  # RULES.md 2: one room at a time
         table_sit(table_id=other.pk, user=alice, seat=1, buy_in=3_000)
     assert refused.value.code == "seated_elsewhere"
     assert books(bob) == (10_000, 1, 0)
@@ -114,7 +114,7 @@ def test_leaving_returns_the_chips_but_not_while_dealt_in(seated, clock):
     clock.advance(31)
     state = current(table)
     assert state is not None
-    with pytest.raises(TableError) as refused:  # RULES.md 2: dealt in, cannot get up
+    with pytest.raises(DomainError) as refused:  # RULES.md 2: dealt in, cannot get up
         table_leave(table_id=table.pk, user=users[0])
     assert refused.value.code == "in_hand"
     play_out(table, users, choose=lambda legal: "fold" if "fold" in legal.actions else "check")
@@ -185,7 +185,7 @@ def test_posting_deals_a_waiting_player_in_at_the_next_hand_with_a_live_big_blin
 
 def test_post_is_refused_when_not_waiting(seated):
     table, users = seated("classic", seats=(0, 1))
-    with pytest.raises(TableError) as refused:
+    with pytest.raises(DomainError) as refused:
         table_post(table_id=table.pk, user=users[0])
     assert refused.value.code == "no_posting"
 
@@ -214,10 +214,10 @@ def test_sitting_out_skips_the_player_and_missed_blinds_are_owed(seated, clock):
 
 def test_sit_out_and_sit_in_are_refused_when_they_make_no_sense(seated):
     table, users = seated("nl50", seats=(0, 1))
-    with pytest.raises(TableError, match="not sitting out"):
+    with pytest.raises(DomainError, match="not sitting out"):
         table_sit_in(table_id=table.pk, user=users[0])
     table_sit_out(table_id=table.pk, user=users[0])
-    with pytest.raises(TableError, match="already sitting out"):
+    with pytest.raises(DomainError, match="already sitting out"):
         table_sit_out(table_id=table.pk, user=users[0])
 
 

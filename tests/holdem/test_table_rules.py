@@ -4,8 +4,8 @@ from datetime import timedelta
 
 import pytest
 
+from casino.errors import DomainError
 from holdem import engine
-from holdem.errors import TableError
 from holdem.models import Departure, HandAction, HandRecord, ProtectionUse, Seat, Table
 from holdem.selectors import hand_summary_for, previous_hand_for, private_part, public_table
 from holdem.services import (
@@ -83,7 +83,7 @@ def test_a_player_who_leaves_with_chips_buys_back_in_for_at_least_as_many(seated
     clock.now += timedelta(minutes=10)
     you = private_part(table, users[1])
     assert you["buy_in"]["min"] == 6_000 and "6,000 chips" in you["buy_in"]["reason"]
-    with pytest.raises(TableError) as refused:
+    with pytest.raises(DomainError) as refused:
         table_sit(table_id=table.pk, user=users[1], seat=1, buy_in=2_000)
     assert (
         refused.value.code == "buy_in_too_small"
@@ -141,7 +141,7 @@ def test_without_auto_muck_the_beaten_player_chooses_show_or_muck(showdown_table
     last = public_table(table)["last_hand"]
     assert last["shown"]["0"] == ["7c", "2d"] and last["undecided"] == []
     assert table.show_or_muck_deadline is None
-    with pytest.raises(TableError):
+    with pytest.raises(DomainError):
         table_muck(table_id=table.pk, user=users[0])  # decided already
 
 

@@ -5,10 +5,9 @@ from datetime import timedelta
 
 import pytest
 
-from holdem.errors import TableError
-from holdem.models import ClockBeat, HandAction, Table
+from casino.errors import DomainError
+from holdem.models import DEADLINES_CLOCK, ClockBeat, HandAction, Table
 from holdem.services import deadlines_fire_due, table_act
-from holdem.services.clock import DEADLINES_CLOCK
 from tests.holdem.conftest import current
 
 
@@ -30,7 +29,7 @@ def test_the_same_action_id_with_another_payload_is_refused_and_changes_nothing(
     assert again["repeated"] is True
     # Same id, another amount or action: the client must not believe this one went in.
     for action, amount in (("raise", 500), ("call", None), ("fold", None)):
-        with pytest.raises(TableError) as refused:
+        with pytest.raises(DomainError) as refused:
             table_act(
                 table_id=table.pk,
                 user=users[actor],
@@ -51,13 +50,13 @@ def test_an_action_after_its_deadline_is_refused_before_the_sweeper_runs(seated,
     actor = current(table).to_act
     clock.now = table.turn_deadline + timedelta(milliseconds=300)  # due; the sweeper has not run
     before = world(table)
-    with pytest.raises(TableError) as refused:
+    with pytest.raises(DomainError) as refused:
         table_act(table_id=table.pk, user=users[actor], action="call", turn_token=table.turn_token)
     assert refused.value.code == "turn_expired"
     assert world(table) == before
     # Others acting out of turn still hear that it is not their turn.
     other = next(n for n in users if n != actor)
-    with pytest.raises(TableError) as refused:
+    with pytest.raises(DomainError) as refused:
         table_act(table_id=table.pk, user=users[other], action="call")
     assert refused.value.code == "not_your_turn"
     # The sweeper then times the turn out, once.

@@ -12,7 +12,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from casino.accounts.audit import audit_chips
+from holdem.audit import audit_chips
 from holdem.models import HandAction, Table
 from holdem.services import deadlines_fire_due, room_create, table_sit
 from tests.integration.daphne_serve import ROOT, database_url

@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.utils import timezone
 
-from casino.accounts.audit import audit_chips
+from holdem.audit import audit_chips
 from holdem import engine
 from holdem.models import Connection, HandAction, Seat, Table
 from holdem.services import room_create, table_act

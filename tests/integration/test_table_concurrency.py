@@ -6,9 +6,9 @@ import pytest
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
-from casino.accounts.audit import audit_chips
+from holdem.audit import audit_chips
+from casino.errors import DomainError
 from holdem import engine
-from holdem.errors import TableError
 from holdem.models import HandAction, Seat
 from holdem.services import deadlines_fire_due, room_create, table_act, table_sit
 
@@ -23,7 +23,7 @@ def race(*jobs):
         try:
             barrier.wait()
             outcomes[i] = ("ok", job())
-        except TableError as error:
+        except DomainError as error:
             outcomes[i] = ("refused", error.code)
         finally:
             connection.close()

@@ -5,10 +5,10 @@ import threading
 import pytest
 from django.db import close_old_connections, connection
 
-from casino.accounts.errors import ChipError
 from casino.accounts.models import LedgerEntry, LedgerKind
 from casino.accounts.selectors import ledger_sum, wallet_balance
 from casino.accounts.services import wallet_adjust
+from casino.errors import DomainError
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,7 +21,7 @@ def run_in_threads(count, work):
         try:
             barrier.wait()
             results.append(work(i))
-        except ChipError as error:
+        except DomainError as error:
             errors.append(error)
         finally:
             connection.close()
@@ -63,7 +63,7 @@ def test_fifty_concurrent_adjustments_leave_balance_equal_to_the_ledger(postgres
     assert len(results) == 50 and not errors
     assert wallet_balance(user=player) == 10_000 + sum(amounts) == ledger_sum(user=player)
     # The running balance in each entry is consistent: the audit checks the chain.
-    from casino.accounts.audit import audit_chips
+    from holdem.audit import audit_chips
 
     assert audit_chips().ok, audit_chips().summary()
     assert LedgerEntry.objects.filter(user=player).count() == 51

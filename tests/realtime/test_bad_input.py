@@ -47,7 +47,7 @@ BAD_FRAMES = [
     ('{"type": "sit", "seat": 0, "buy_in": 3000}', "seat_taken"),
     ('{"type": "switch", "table_id": "x"}', "bad_frame"),
     ('{"type": "auto_muck", "value": "yes"}', "bad_frame"),
-    ('{"type": "card_back", "value": "<script>"}', "bad_frame"),
+    ('{"type": "card_back", "value": "<script>"}', "bad_card_back"),
 ]
 
 

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from django.db.models import Sum
 
 from casino.accounts.models import SYSTEM_KINDS, LedgerEntry, Wallet
+from holdem.selectors import table_chip_totals
 
 
 @dataclass
@@ -33,14 +34,12 @@ class ChipAudit:
 
 
 def audit_chips() -> ChipAudit:
-    from holdem.selectors import table_chip_totals  # the tables hold the rest of the chips
-
     audit = ChipAudit()
     audit.granted = (
         LedgerEntry.objects.filter(kind__in=SYSTEM_KINDS).aggregate(s=Sum("amount"))["s"] or 0
     )
     audit.in_wallets = Wallet.objects.aggregate(s=Sum("balance"))["s"] or 0
-    audit.at_tables, audit.rake = table_chip_totals()
+    audit.at_tables, audit.rake = table_chip_totals()  # the tables hold the rest of the chips
 
     ledger_totals = dict(LedgerEntry.objects.values_list("user_id").annotate(s=Sum("amount")))
     balances = dict(Wallet.objects.values_list("user_id", "balance"))

@@ -5,6 +5,7 @@ from django.db import transaction
 
 from casino.accounts.models import User
 from casino.accounts.services import account_open
+from holdem.services import rooms_seed_presets
 
 DEMO_PASSWORD = "holdem-demo"
 DEMO_PLAYERS = ("alice", "bob", "carol", "dave")
@@ -19,7 +20,7 @@ class Command(BaseCommand):
             for username in DEMO_PLAYERS:
                 self._ensure_user(username, DEMO_PASSWORD)
             self._ensure_user(ADMIN[0], ADMIN[1], admin=True)
-            rooms = self._ensure_rooms()
+            rooms = rooms_seed_presets()
         self.stdout.write(
             f"demo ready: players {', '.join(DEMO_PLAYERS)} (password {DEMO_PASSWORD!r}), "
             f"admin {ADMIN[0]!r} (password {ADMIN[1]!r}), {rooms} rooms"
@@ -37,8 +38,3 @@ class Command(BaseCommand):
             user.save()
         account_open(user=user)
         return user
-
-    def _ensure_rooms(self) -> int:
-        from holdem.services import rooms_seed_presets
-
-        return rooms_seed_presets()

@@ -1,0 +1,41 @@
+"""The countdown between hands (RULES.md 2): 30 s to the next game, 10 s when every seat is filled.
+
+The deadline clock (holdem.services.clock) starts the hand when `Table.next_hand_at` passes; these
+functions only set it, inside the caller's transaction and table lock.
+"""
+
+from datetime import timedelta
+
+from django.utils import timezone
+
+
+def countdown_start(table, seats, now=None) -> None:
+    """RULES.md 2: 30 s to the next game, or 10 s when every seat is filled."""
+    now = now or timezone.now()
+    full = len(seats) >= table.seats
+    seconds = table.countdown_full_seconds if full else table.countdown_seconds
+    table.next_hand_at = now + timedelta(seconds=seconds)
+    table.save(update_fields=["next_hand_at"])
+
+
+def countdown_shorten_if_full(table, seats, now=None) -> None:
+    """A table that fills up during a countdown starts within the short countdown."""
+    now = now or timezone.now()
+    if table.next_hand_at is None or len(seats) < table.seats:
+        return
+    soon = now + timedelta(seconds=table.countdown_full_seconds)
+    if table.next_hand_at > soon:
+        table.next_hand_at = soon
+        table.save(update_fields=["next_hand_at"])
+
+
+def countdown_start_if_ready(table, seats) -> None:
+    """RULES.md 2: when a second player sits at an idle table, the countdown starts."""
+    if table.next_hand_at is not None:
+        countdown_shorten_if_full(table, seats)
+        return
+    if table.in_hand:
+        return
+    ready = [s for s in seats if not s.sitting_out and (s.stack > 0)]
+    if len(ready) >= 2:
+        countdown_start(table, seats)
