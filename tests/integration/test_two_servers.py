@@ -77,7 +77,7 @@ def two_servers(postgres, redis_url, settings):
         server.terminate()
     for server in servers:
         try:
-            server.wait(10)
+            server.wait(2)  # Daphne's graceful stop waits for open sockets; nothing needs them
         except subprocess.TimeoutExpired:
             server.kill()
 
