@@ -36,9 +36,21 @@ def postgres(settings):
     return connection
 
 
+def worker_redis_url(url: str) -> str:
+    """Each pytest-xdist worker (gw0, gw1, ...) gets a Redis database of its own, counting down
+    from the one given (13, 12, 11, ...): tests flush theirs and must not flush a neighbour's."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker[2:]) if worker[2:].isdigit() else 0
+    base, _, db = url.rpartition("/")
+    number = int(db) if db.isdigit() else 0
+    return f"{base}/{number - index}" if index and number - index >= 0 else url
+
+
 @pytest.fixture
 def redis_url():
     url = os.environ.get("CASINO_TEST_REDIS_URL")
+    if url:
+        url = worker_redis_url(url)
     if not url:
         service_missing(
             "needs Redis: CASINO_TEST_REDIS_URL is unset (make test sets it when Redis answers)"
@@ -68,8 +80,16 @@ def make_player(db):
 
 def pytest_collection_modifyitems(config, items):
     """Browser tests run last: Playwright's sync API keeps an event loop running in the main
-    thread for the rest of the session, and tests that call asyncio.run() must come before it."""
-    items.sort(key=lambda item: "/tests/e2e/" in str(item.fspath))
+    thread for the rest of the session, and tests that call asyncio.run() must come before it.
+    Under pytest-xdist (make test runs `-n`, `--dist loadgroup`) they all go to one worker, which
+    starts one browser and one site for them."""
+    # The long runs (500 hands in four) are the longest tests: first, so the workers share them.
+    items.sort(
+        key=lambda item: ("/tests/e2e/" in str(item.fspath), "test_long_run" not in item.nodeid)
+    )
+    for item in items:
+        if "/tests/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 # Admin sign-in: the password session, then the code for chip adjusters (casino/accounts/second_factor.py).

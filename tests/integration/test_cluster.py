@@ -39,7 +39,7 @@ def free_ports(count: int) -> list[int]:
 
 
 @pytest.fixture
-def cluster(tmp_path):
+def cluster(tmp_path, redis_url):
     if not answers(5432):
         service_missing("needs PostgreSQL on 127.0.0.1:5432")
     if not answers(6379):
@@ -54,7 +54,7 @@ def cluster(tmp_path):
         CLUSTER_PORTS=" ".join(map(str, ports)),
         CLUSTER_RUN_DIR=str(tmp_path / "run"),
         CLUSTER_DB="casino_cluster_test",
-        CLUSTER_REDIS_URL="redis://127.0.0.1:6379/11",
+        CLUSTER_REDIS_URL=redis_url,  # bin/cluster flushes it: this worker's own
     )
     started = subprocess.run(
         ["bin/cluster", "start"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=90

@@ -15,8 +15,8 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.utils import timezone
 
-from holdem.audit import audit_chips
 from holdem import engine
+from holdem.audit import audit_chips
 from holdem.models import Connection, HandAction, Seat, Table
 from holdem.services import room_create, table_act
 from tests.integration.daphne_serve import SERVER_SECRET_KEY

@@ -6,9 +6,9 @@ import pytest
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
-from holdem.audit import audit_chips
 from casino.errors import DomainError
 from holdem import engine
+from holdem.audit import audit_chips
 from holdem.models import HandAction, Seat
 from holdem.services import deadlines_fire_due, room_create, table_act, table_sit
 

@@ -4,7 +4,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ('accounts', '0003_auto_muck_unset'),
     ]
@@ -13,6 +12,15 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='user',
             name='card_back',
-            field=models.CharField(choices=[('classic', 'Classic blue'), ('red', 'Red'), ('green', 'Green'), ('black', 'Black')], default='classic', max_length=16),
+            field=models.CharField(
+                choices=[
+                    ('classic', 'Classic blue'),
+                    ('red', 'Red'),
+                    ('green', 'Green'),
+                    ('black', 'Black'),
+                ],
+                default='classic',
+                max_length=16,
+            ),
         ),
     ]
