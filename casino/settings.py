@@ -184,6 +184,19 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
+# Who serves /static/: Daphne itself in DEBUG, in embedded mode and with CASINO_SERVE_STATIC
+# (casino/asgi.py), finding each file by its source name, so no collectstatic is needed; else
+# nginx, from STATIC_ROOT, where collectstatic (the compose `migrate` service) writes the files
+# under content-hashed names (casino/storage.py) that nginx caches for a year.
+DAPHNE_SERVES_STATIC = DEBUG or EMBEDDED or CASINO_SERVE_STATIC
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DAPHNE_SERVES_STATIC
+        else "casino.storage.HashedStaticFilesStorage"
+    },
+}
 
 
 # Real time: Redis carries table events between processes; embedded mode keeps them in memory.
@@ -283,7 +296,14 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     # Sign-in protection: failed sign-ins and lockouts are warnings; axes' four lines of INFO per
     # successful sign-in are noise.
-    "loggers": {"axes": {"level": "WARNING"}},
+    "loggers": {
+        "axes": {"level": "WARNING"},
+        # The one-second deadline tick would log three lines a second between beat and the
+        # workers (sent, received, succeeded); a tick that fails is still logged, as an error.
+        "celery.beat": {"level": "WARNING"},
+        "celery.worker.strategy": {"level": "WARNING"},
+        "celery.app.trace": {"level": "WARNING"},
+    },
 }
 # Celery's own log format would replace ours in workers: keep the site's handlers there too.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"

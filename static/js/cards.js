@@ -1,5 +1,5 @@
-// Playing cards drawn with CSS: a four-colour deck (spades black, hearts red, diamonds blue,
-// clubs green) so suits stay readable at small sizes, and four card-back designs.
+// Card codes ("Td", "As") in words and symbols, and the card-back designs a player may choose
+// from. No DOM here (card-view.js draws the cards), so tests/js runs it under Node.
 
 const SUITS = {
   s: { symbol: "\u2660", name: "spades" },
@@ -12,8 +12,6 @@ const RANK_NAMES = {
   A: "ace", K: "king", Q: "queen", J: "jack", T: "ten",
   9: "nine", 8: "eight", 7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two",
 };
-
-export const CARD_BACKS = ["classic", "red", "green", "black"];
 
 /** "Td" -> {rank: "10", suit: "d", ...}; null for anything that is not a card code. */
 export function parseCard(code) {
@@ -30,46 +28,36 @@ export function parseCard(code) {
   };
 }
 
-/** A face-up card. `size` is "sm", "md" or "lg"; `highlight` marks one of the best five. */
-export function cardFace(code, { size = "md", highlight = false, dim = false } = {}) {
-  const card = parseCard(code);
-  const el = document.createElement("span");
-  if (!card) {
-    el.className = `pcard pcard-${size} face`;
-    el.textContent = "?";
-    return el;
-  }
-  el.className = `pcard pcard-${size} face suit-${card.suit}`;
-  if (highlight) el.classList.add("best");
-  if (dim) el.classList.add("dim");
-  el.dataset.card = card.code;
-  el.setAttribute("role", "img");
-  el.setAttribute("aria-label", card.label);
-  el.innerHTML =
-    `<span class="corner" aria-hidden="true"><b>${card.rank}</b><i>${card.symbol}</i></span>` +
-    `<span class="pip" aria-hidden="true">${card.symbol}</span>`;
-  return el;
-}
-
-/** A face-down card in the player's chosen back design. */
-export function cardBack(design = "classic", { size = "md" } = {}) {
-  const el = document.createElement("span");
-  const back = CARD_BACKS.includes(design) ? design : "classic";
-  el.className = `pcard pcard-${size} back back-${back}`;
-  el.setAttribute("role", "img");
-  el.setAttribute("aria-label", "face-down card");
-  return el;
-}
-
-/** An empty place on the board where a card will be dealt. */
-export function cardSlot({ size = "md" } = {}) {
-  const el = document.createElement("span");
-  el.className = `pcard pcard-${size} slot`;
-  el.setAttribute("aria-hidden", "true");
-  return el;
-}
-
 /** Plain words for a list of card codes ("ace of spades, king of diamonds"). */
 export function cardsInWords(codes) {
   return (codes || []).map((c) => parseCard(c)?.label || c).join(", ");
+}
+
+/** Short symbols for a list of card codes ("A♠ 10♦"); an unknown code is shown as it came. */
+export function cardsInSymbols(codes) {
+  return (codes || []).map((c) => {
+    const card = parseCard(c);
+    return card ? `${card.rank}${card.symbol}` : c;
+  }).join(" ");
+}
+
+// Only the classic back when the server names none (the designs are defined on the server).
+const CLASSIC_ONLY = [{ value: "classic", label: "Classic blue" }];
+// A design becomes a CSS class (back-<value>): letters, digits, - and _ only.
+const DESIGN_NAME = /^[a-z0-9_-]+$/;
+
+/** The card backs offered in the snapshot's `you.card_backs` ([[value, label], ...]) as
+ * [{value, label}], leaving out malformed entries; just the classic back if none is offered. */
+export function cardBackChoices(you) {
+  const offered = you && Array.isArray(you.card_backs) ? you.card_backs : [];
+  const choices = offered
+    .filter((pair) => Array.isArray(pair) && typeof pair[0] === "string" && DESIGN_NAME.test(pair[0]) && typeof pair[1] === "string")
+    .map(([value, label]) => ({ value, label }));
+  return choices.length ? choices : CLASSIC_ONLY;
+}
+
+/** The design to draw face-down cards in: the player's own when it is one offered, else classic. */
+export function cardBackDesign(you) {
+  const design = (you && you.card_back) || "classic";
+  return cardBackChoices(you).some((choice) => choice.value === design) ? design : "classic";
 }

@@ -1,59 +1,16 @@
-// The felt: seats around an oval, hole cards, bets, dealer button, the board, the pots and the
-// message in the middle. Pure rendering from the client's view of the table (see table.js).
+// The felt: seats around an oval, hole cards, bets, dealer button, the board and the pots, drawn
+// from the client's view of the table (table-app.js); seats.js decides what each seat shows.
 
-import { cardBack, cardFace, cardSlot, cardsInWords } from "./cards.js";
-import { categoryName, chips, el, signedChips } from "./format.js";
-
-// RULES.md 6: the eleven seat states of [000], plus sitting out (wait-or-post rooms).
-export const SEAT_STATE_LABELS = {
-  closed: "Empty",
-  open: "Open seat",
-  mine_post_game: "Your seat · game over",
-  mine_waiting_next: "Your seat · next game",
-  waiting: "Waiting",
-  waiting_next_game: "Next game",
-  betting: "Betting",
-  all_in: "All in",
-  folded: "Folded",
-  winner: "Winner",
-  disconnected: "Disconnected",
-  sitting_out: "Sitting out",
-};
-
-/** The seat state as this viewer sees it (the server's state plus open/closed and "your seat"). */
-export function seatStateOf(row, view) {
-  if (!row.occupied) return view.canSit ? "open" : "closed";
-  const mine = view.you && view.you.seat === row.number;
-  if (mine && row.state === "post_game") return "mine_post_game";
-  if (mine && row.state === "waiting_next_game") return "mine_waiting_next";
-  if (row.state === "post_game") return "waiting";
-  return row.state in SEAT_STATE_LABELS ? row.state : "waiting";
-}
-
-/** Which seat is drawn at the bottom: your own, else seat 0. Seats go round clockwise. */
-function anchorSeat(view) {
-  return view.you && Number.isInteger(view.you.seat) ? view.you.seat : 0;
-}
-
-function placement(number, count, anchor, turn = 0) {
-  const index = (number - anchor + count) % count;
-  const angle = (2 * Math.PI * index) / count + turn;
-  // Screen coordinates: index 0 at the bottom centre, then to the left, up and round (clockwise).
-  return { sin: Math.sin(angle).toFixed(4), cos: Math.cos(angle).toFixed(4), index };
-}
+import { cardBack, cardFace, cardSlot } from "./card-view.js";
+import { cardsInWords } from "./cards.js";
+import { el } from "./dom.js";
+import { chips, signedChips } from "./format.js";
+import {
+  anchorSeat, placement, rowOf, seatStateOf, seatStatus, seatSummary, seatTags, shownAtShowdown, winningCards,
+} from "./seats.js";
 
 function positionStyle(place) {
   return { "--sin": place.sin, "--cos": place.cos };
-}
-
-/** The cards shown from a seat at the last showdown, if the one who showed them still sits there. */
-function shownAtShowdown(row, view) {
-  const last = view.lastHand;
-  const cards = last && !view.hand && last.shown ? last.shown[String(row.number)] : null;
-  if (!cards) return null;
-  const player = view.lastHandPlayer(row.number);
-  if (player && row.occupied && player.user_id !== row.user_id) return null; // a newcomer's seat
-  return cards;
 }
 
 /** A hand shown at the showdown by a player who then left the seat (busted, or removed). */
@@ -139,21 +96,15 @@ function seatElement(row, view, count, anchor, bestCodes) {
   if (cards) seatEl.append(cards);
 
   const hand = view.hand;
-  const tags = [];
-  const button = hand ? hand.button : view.table.button;
-  if (button === row.number) tags.push(el("span", { class: "tag dealer", title: "Dealer button" }, "D"));
-  if (hand && hand.small_blind_seat === row.number) tags.push(el("span", { class: "tag blind" }, "SB"));
-  if (hand && hand.big_blind_seat === row.number) tags.push(el("span", { class: "tag blind" }, "BB"));
-
-  const extra = [];
-  if ((state === "all_in" || state === "disconnected") && row.protected) extra.push("all-in protected");
-  if (isDeciding(row, view)) extra.push("deciding whether to show");
+  const tags = seatTags(row, view).map((tag) => (tag === "D"
+    ? el("span", { class: "tag dealer", title: "Dealer button" }, "D")
+    : el("span", { class: "tag blind" }, tag)));
   const box = el(
     "div",
-    { class: "seat-box", "aria-label": `Seat ${row.number + 1}: ${row.username}, ${chips(row.stack)} chips, ${[SEAT_STATE_LABELS[state], ...extra].join(", ")}` },
+    { class: "seat-box", "aria-label": seatSummary(row, state, view) },
     el("div", { class: "seat-name" }, el("span", { class: "name" }, row.username), mine ? el("span", { class: "you-tag" }, "you") : null),
     el("div", { class: "seat-stack" }, chips(row.stack)),
-    el("div", { class: "seat-status" }, seatStatusText(row, state, view)),
+    el("div", { class: "seat-status" }, seatStatusNode(seatStatus(row, state, view))),
     tags.length ? el("div", { class: "seat-tags" }, tags) : null,
   );
   if (state === "winner") {
@@ -164,42 +115,26 @@ function seatElement(row, view, count, anchor, bestCodes) {
   return seatEl;
 }
 
-/** RULES.md 4 [003]: this seat is still choosing whether to show the hand that lost. */
-function isDeciding(row, view) {
-  const last = view.lastHand;
-  return Boolean(last && !view.hand && Array.isArray(last.undecided) && last.undecided.includes(row.number));
-}
+const netClass = (net) => (net > 0 ? "net pos" : "net neg");
 
-function seatStatusText(row, state, view) {
-  if (isDeciding(row, view)) return el("span", { class: "deciding" }, "Deciding\u2026");
-  if ((state === "all_in" || state === "disconnected") && row.protected) {
-    // RULES.md 5: all in through all-in protection after a disconnect (still away, or back).
-    return el("span", {}, SEAT_STATE_LABELS[state], " ", el("span", { class: "tag protected", title: "All-in protection: disconnected during the hand" }, "protected"));
+/** The status line under a seat's stack (seats.js seatStatus says which). */
+function seatStatusNode(status) {
+  switch (status.kind) {
+    case "deciding":
+      return el("span", { class: "deciding" }, "Deciding\u2026");
+    case "protected":
+      return el("span", {}, status.label, " ", el("span", { class: "tag protected", title: "All-in protection: disconnected during the hand" }, "protected"));
+    case "winner":
+      return el("span", { class: "net pos" }, signedChips(status.net));
+    case "hand":
+      return el("span", {}, status.category, status.net ? el("span", { class: netClass(status.net) }, ` ${signedChips(status.net)}`) : null);
+    case "net":
+      return el("span", { class: netClass(status.net) }, signedChips(status.net));
+    case "last_action":
+      return el("span", { class: "last-action" }, status.text);
+    default:
+      return status.text;
   }
-  if (state === "winner") {
-    const net = row.net ?? (view.lastHand && view.lastHand.net ? view.lastHand.net[String(row.number)] : 0);
-    return el("span", { class: "net pos" }, signedChips(net || 0));
-  }
-  const best = view.lastHand && !view.hand && view.lastHand.best ? view.lastHand.best[String(row.number)] : null;
-  if (best && (state === "waiting" || state === "mine_post_game")) {
-    const net = view.lastHand.net ? view.lastHand.net[String(row.number)] : null;
-    return el("span", {}, categoryName(best.category), net ? el("span", { class: net > 0 ? "net pos" : "net neg" }, ` ${signedChips(net)}`) : null);
-  }
-  if (state === "mine_post_game" || (state === "waiting" && !view.hand)) {
-    const net = view.lastHand && view.lastHand.net ? view.lastHand.net[String(row.number)] : null;
-    if (net) return el("span", { class: net > 0 ? "net pos" : "net neg" }, signedChips(net));
-  }
-  if (state === "waiting" && row.waiting_for_big_blind) return "Waits for big blind";
-  if (state === "waiting" && view.hand && view.lastActions && view.lastActions[row.number]) {
-    return el("span", { class: "last-action" }, view.lastActions[row.number]);
-  }
-  return SEAT_STATE_LABELS[state];
-}
-
-/** "upper", "side" or "lower": where a seat sits on the oval (cards and chips go inward). */
-function rowOf(place) {
-  const cos = Number(place.cos);
-  return cos > 0.35 ? "lower" : cos < -0.35 ? "upper" : "side";
 }
 
 function betElement(row, count, anchor, mine) {
@@ -218,18 +153,6 @@ function dealerElement(number, count, anchor) {
   const place = placement(number, count, anchor, Math.PI / Math.max(count, 4) * 0.55);
   const seat = placement(number, count, anchor);
   return el("div", { class: `dealer-button ${rowOf(seat)}`, style: { ...positionStyle(place), "--seat-sin": seat.sin, "--seat-cos": seat.cos }, "aria-hidden": "true" }, "D");
-}
-
-/** The best five cards of the winning hands at showdown (RULES.md 4), as a set of codes. */
-export function winningCards(view) {
-  const codes = new Set();
-  const last = view.lastHand;
-  if (!last || view.hand || !last.best) return codes;
-  const winners = new Set((last.winners || []).map(String));
-  for (const [seat, best] of Object.entries(last.best)) {
-    if (winners.has(seat) && best && best.cards) best.cards.forEach((c) => codes.add(c));
-  }
-  return codes;
 }
 
 export function renderSeats(container, view) {
@@ -296,34 +219,4 @@ export function renderPots(container, view) {
     if (pots.length) nodes.push(list);
   }
   container.replaceChildren(...nodes);
-}
-
-/** The sentence in the middle of the felt: who won, the countdown, or what we wait for. */
-export function centerMessage(view, nowServer) {
-  const table = view.table;
-  if (table.status === "closing") return "This room closes after this hand.";
-  if (table.status === "closed") return "This room is closed.";
-  if (view.hand) {
-    const street = { preflop: "Pre-flop", flop: "Flop", turn: "Turn", river: "River" }[view.hand.street] || "";
-    const blinds = `Blinds ${chips(view.hand.small_blind)}/${chips(view.hand.big_blind)}`;
-    return `${street} · ${blinds}`;
-  }
-  const parts = [];
-  const last = view.lastHand;
-  if (last) {
-    const winners = (last.winners || []).map((seat) => {
-      const best = last.best ? last.best[String(seat)] : null;
-      const name = view.nameOf(seat);
-      return best && !last.uncontested ? `${name} wins with ${categoryName(best.category).toLowerCase()}` : `${name} wins`;
-    });
-    if (winners.length) parts.push(winners.join(", ") + ".");
-  }
-  if (table.countdown && table.countdown.starts_at) {
-    const seconds = Math.max(0, Math.ceil((table.countdown.starts_at - nowServer) / 1000));
-    parts.push(seconds > 0 ? `Next game in ${seconds}s` : "Dealing…");
-  } else {
-    const seated = (table.seats || []).filter((s) => s.occupied && !s.sitting_out).length;
-    if (seated < 2) parts.push("Waiting for players");
-  }
-  return parts.join(" ");
 }

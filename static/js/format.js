@@ -1,4 +1,5 @@
-// Small formatting helpers shared by the lobby and the table.
+// Numbers and names as players read them: chips, signed results, structures, streets and hand
+// categories. No DOM here, so tests/js runs it under Node.
 
 const chipsFormat = new Intl.NumberFormat("en-US");
 
@@ -20,6 +21,8 @@ export const STRUCTURE_NAMES = {
   fixed_limit: "Fixed Limit",
 };
 
+export const STREET_NAMES = { preflop: "Pre-flop", flop: "Flop", turn: "Turn", river: "River" };
+
 const CATEGORY_NAMES = {
   "one pair": "Pair",
   "royal flush": "Royal flush",
@@ -32,22 +35,7 @@ export function categoryName(category) {
   return CATEGORY_NAMES[plain] || plain.replace(/^./, (c) => c.toUpperCase());
 }
 
-/** Build an element: el("div", {class: "x", text: "hi"}, child, ...). */
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key === "dataset") Object.assign(node.dataset, value);
-    // The site's Content Security Policy forbids style="" attributes; CSSOM properties are fine.
-    else if (key === "style") for (const [prop, v] of Object.entries(value)) node.style.setProperty(prop, v);
-    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
+/** The server's messages start in lower case; shown alone they start with a capital. */
+export function capitalise(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
 }

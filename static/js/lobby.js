@@ -1,8 +1,10 @@
 // The lobby: the room list kept live over ws/lobby/ (a `lobby` frame replaces the list, a `room`
 // frame updates one room). Join/Watch are plain form POSTs to /tables/<id>/enter/.
 
-import { CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS, LiveSocket, socketUrl } from "./socket.js";
-import { STRUCTURE_NAMES, chips, el } from "./format.js";
+import { CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS } from "./close-codes.js";
+import { el } from "./dom.js";
+import { STRUCTURE_NAMES, chips } from "./format.js";
+import { LiveSocket, socketUrl } from "./socket.js";
 
 const list = document.getElementById("room-list");
 const statusBox = document.getElementById("lobby-status");

@@ -1,16 +1,8 @@
-// The small action log: one line per public thing that happened at the table, in words.
+// What happened at the table, in words: the lines of the action log, the last action shown on
+// each seat, and the action list of a past hand. No DOM here, so tests/js runs it under Node.
 
-import { parseCard } from "./cards.js";
-import { categoryName, chips } from "./format.js";
-
-function cardsText(codes) {
-  return (codes || []).map((c) => {
-    const card = parseCard(c);
-    return card ? `${card.rank}${card.symbol}` : c;
-  }).join(" ");
-}
-
-const STREETS = { flop: "Flop", turn: "Turn", river: "River" };
+import { cardsInSymbols } from "./cards.js";
+import { STREET_NAMES, categoryName, chips } from "./format.js";
 
 function actionText(e, name) {
   const why = e.reason === "timeout" ? " (time ran out)" : e.reason === "disconnect" ? " (disconnected)" : "";
@@ -39,11 +31,11 @@ export function engineLines(e, name, hand, best = null) {
     case "action":
       return [{ text: actionText(e, name(e.seat)), kind: e.action }];
     case "street":
-      return [{ text: `${STREETS[e.street] || e.street}: ${cardsText(e.cards)}`, kind: "street" }];
+      return [{ text: `${STREET_NAMES[e.street] || e.street}: ${cardsInSymbols(e.cards)}`, kind: "street" }];
     case "uncalled_returned":
       return [{ text: `${chips(e.amount)} returned to ${name(e.seat)}` }];
     case "showdown":
-      return [{ text: `${name(e.seat)} shows ${cardsText(e.hole)} · ${categoryName(e.category)}`, kind: "show" }];
+      return [{ text: `${name(e.seat)} shows ${cardsInSymbols(e.hole)} · ${categoryName(e.category)}`, kind: "show" }];
     case "mucked":
       return [{ text: `${name(e.seat)} mucks` }];
     case "pot_awarded": {
@@ -53,13 +45,13 @@ export function engineLines(e, name, hand, best = null) {
     }
     case "hand_shown": {
       const shown = best && best[String(e.seat)];
-      return [{ text: `${name(e.seat)} shows ${cardsText(e.hole)}${shown ? ` · ${categoryName(shown.category)}` : ""}`, kind: "show" }];
+      return [{ text: `${name(e.seat)} shows ${cardsInSymbols(e.hole)}${shown ? ` · ${categoryName(shown.category)}` : ""}`, kind: "show" }];
     }
     case "hands_tabled":
       // RULES.md 4: every remaining player is all in, no betting is left: hands face up, then the run-out.
       return [
         { text: "All in: hands turned face up", kind: "show" },
-        ...Object.entries(e.hands || {}).map(([seat, hole]) => ({ text: `${name(Number(seat))}: ${cardsText(hole)}`, kind: "show" })),
+        ...Object.entries(e.hands || {}).map(([seat, hole]) => ({ text: `${name(Number(seat))}: ${cardsInSymbols(hole)}`, kind: "show" })),
       ];
     case "all_in_protected":
       return [{ text: `${name(e.seat)} is disconnected: all-in protection for ${chips(e.committed)}` }];
@@ -86,4 +78,24 @@ export function tableLines(event, name) {
     case "opened": return [{ text: "The room is open again" }];
     default: return [];
   }
+}
+
+/** The last action of a seat in this betting round, as its seat shows it ("Call 100"). */
+export function lastActionText(e) {
+  const words = { fold: "Fold", check: "Check", call: `Call ${chips(e.amount)}`, bet: `Bet ${chips(e.to)}`,
+    raise: `Raise to ${chips(e.to)}`, all_in: `All in ${chips(e.to)}` };
+  return words[e.action] || e.action;
+}
+
+const PAST_VERBS = {
+  fold: "folds", check: "checks", call: "calls", bet: "bets", raise: "raises to", all_in: "goes all in",
+  protected: "is all-in protected",
+};
+
+/** One action of a past hand's record (the previous-hand dialog): "bob raises to 300 (time ran out)". */
+export function pastActionLine(a, name) {
+  const verb = PAST_VERBS[a.action] || String(a.action).replace(/_/g, " ");
+  const amount = a.amount ? ` ${chips(a.amount)}` : "";
+  const source = a.source && a.source !== "player" ? ` (${a.source === "timeout" ? "time ran out" : a.source})` : "";
+  return `${name(a.seat)} ${verb}${amount}${source}`;
 }

@@ -1,15 +1,14 @@
 // A websocket that reconnects by itself with exponential backoff and says what it is doing.
 // Used by the lobby (ws/lobby/) and the table (ws/table/<id>/).
 
+import { CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS } from "./close-codes.js";
+
 const FIRST_DELAY_MS = 500;
 const MAX_DELAY_MS = 15000;
 const PING_EVERY_MS = 10000;
 // No frame at all (not even a pong) for this long: the connection is dead even if the browser
 // has not noticed (a half-open TCP connection after a network change); reconnect.
 const SILENCE_LIMIT_MS = 2 * PING_EVERY_MS + 5000;
-// Close codes after which reconnecting would not help (docs/protocol.md).
-export const CLOSE_SIGNED_OUT = 4401;
-export const CLOSE_TOO_MANY_SOCKETS = 4008;
 const FINAL_CLOSES = new Set([CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS]);
 
 /** The socket URL on this page's own origin: wss on https pages, ws otherwise. */

@@ -1,0 +1,128 @@
+// The table page's dialogs: the buy-in when taking a seat (buy-in.js has its rules), the
+// previous hand, and the room's rules (rules.js words them).
+
+import { buyInProblem, buyInRange, buyInToSend, buyInWords } from "./buy-in.js";
+import { el } from "./dom.js";
+import { chips } from "./format.js";
+import { previousHandView } from "./previous-hand.js";
+import { roomRules } from "./rules.js";
+
+export class TableDialogs {
+  constructor(app, root) {
+    this.app = app;
+    this.root = root;
+    this.sit = root.querySelector("#sit-dialog");
+    this.previous = root.querySelector("#previous-dialog");
+    this.rules = root.querySelector("#rules-dialog");
+    this.sitSeat = null;
+    this.bind();
+  }
+
+  bind() {
+    const sit = this.sit;
+    sit.querySelector("#sit-cancel").addEventListener("click", () => this.closeSit());
+    sit.querySelector("#sit-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.submitSit();
+    });
+    sit.querySelector("#sit-amount").addEventListener("input", () => this.checkBuyIn());
+    const previous = this.previous;
+    previous.querySelector("#previous-close").addEventListener("click", () => previous.close());
+    previous.addEventListener("click", (event) => {
+      if (event.target === previous) previous.close(); // a click on the backdrop closes it
+    });
+    const rules = this.rules;
+    this.root.querySelector("#rules-open").addEventListener("click", () => this.showRules());
+    rules.querySelector("#rules-close").addEventListener("click", () => rules.close());
+    rules.addEventListener("click", (event) => {
+      if (event.target === rules) rules.close();
+    });
+  }
+
+  /** RULES.md 1: the room's options in plain words, read from table.options. */
+  showRules() {
+    const body = this.rules.querySelector("#rules-body");
+    const options = this.app.table && this.app.table.options;
+    if (!options) {
+      body.replaceChildren(el("p", { class: "muted" }, "Connecting… the rules appear once the table has loaded."));
+    } else {
+      const list = el("dl", { class: "rules-list" });
+      for (const { term, text, key } of roomRules(options)) list.append(el("dt", {}, term), el("dd", { dataset: { rule: key } }, text));
+      body.replaceChildren(list);
+    }
+    if (!this.rules.open) this.rules.showModal();
+  }
+
+  buyInRange() {
+    const app = this.app;
+    return buyInRange(app.table && app.table.options, app.you);
+  }
+
+  openSit(seat) {
+    if (!this.app.canSit) return;
+    this.sitSeat = seat;
+    const dialog = this.sit;
+    const range = this.buyInRange();
+    dialog.querySelector("#sit-seat-number").textContent = String(seat + 1);
+    dialog.querySelector("#sit-balance").textContent = chips(range.balance);
+    dialog.querySelector("#sit-range").textContent = buyInWords(range);
+    const reason = dialog.querySelector("#sit-reason");
+    reason.textContent = range.reason || "";
+    reason.hidden = !range.reason;
+    const input = dialog.querySelector("#sit-amount");
+    input.min = String(range.min);
+    input.max = String(Math.max(range.min, range.max));
+    input.value = String(Math.max(range.min, range.max));
+    dialog.querySelector("#sit-problem").textContent = "";
+    dialog.showModal();
+    this.checkBuyIn();
+    input.focus();
+    input.select();
+  }
+
+  checkBuyIn() {
+    const dialog = this.sit;
+    const problem = buyInProblem(this.buyInRange(), Number(dialog.querySelector("#sit-amount").value));
+    dialog.querySelector("#sit-problem").textContent = problem;
+    dialog.querySelector("#sit-confirm").disabled = Boolean(problem);
+    return !problem;
+  }
+
+  submitSit() {
+    if (!this.checkBuyIn() || this.sitSeat === null) return;
+    const value = Number(this.sit.querySelector("#sit-amount").value);
+    if (!this.app.send({ type: "sit", seat: this.sitSeat, buy_in: buyInToSend(this.buyInRange(), value) })) {
+      this.showSitProblem("Not connected; try again in a moment.");
+    }
+  }
+
+  /** The server's answer to a sit goes into the open buy-in dialog; false when it is closed. */
+  showSitProblem(message) {
+    if (!this.sit.open) return false;
+    this.sit.querySelector("#sit-problem").textContent = message;
+    return true;
+  }
+
+  closeSit() {
+    if (this.sit.open) this.sit.close();
+    this.sitSeat = null;
+  }
+
+  showPreviousHand() {
+    const dialog = this.previous;
+    dialog.querySelector("#previous-body").replaceChildren(el("p", { class: "muted" }, "Loading…"));
+    if (!dialog.open) dialog.showModal();
+    if (!this.app.send({ type: "previous_hand" })) {
+      dialog.querySelector("#previous-body").replaceChildren(el("p", {}, "Not connected; try again in a moment."));
+    }
+  }
+
+  showPreviousHandBody(hand) {
+    const body = this.previous.querySelector("#previous-body");
+    if (!hand) {
+      body.replaceChildren(el("p", {}, "No hand has been played at this table yet."));
+      return;
+    }
+    body.replaceChildren(...previousHandView(hand));
+  }
+}

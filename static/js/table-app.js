@@ -1,0 +1,411 @@
+// The table client: one websocket to ws/table/<id>/ (docs/protocol.md). A snapshot sets the whole
+// view; each event replaces the public table and each `you` frame the private part. A gap in
+// `seq` asks for a new snapshot; a lost connection reconnects by itself and says so. It is also
+// the `view` the felt, the console and the pure modules read (seats.js, console-state.js).
+
+import { cardBackDesign } from "./cards.js";
+import { turnFractionLeft, turnSecondsLeft } from "./clock.js";
+import { BettingConsole } from "./console.js";
+import { TableDialogs } from "./dialogs.js";
+import { el } from "./dom.js";
+import { renderBoard, renderPots, renderSeats } from "./felt.js";
+import { capitalise } from "./format.js";
+import { engineLines, lastActionText, tableLines } from "./log.js";
+import { centerMessage, connectionText, tableFacts } from "./messages.js";
+import { LiveSocket, socketUrl } from "./socket.js";
+
+const LOG_LIMIT = 80;
+const PENDING_TIMEOUT_MS = 6000;
+const SWITCH_TIMEOUT_MS = 10000;
+
+export class TableApp {
+  constructor(root, client) {
+    this.root = root;
+    this.client = client;
+    this.tableId = client.table_id;
+    this.rooms = client.rooms || [];
+    this.seq = null;
+    this.youSeq = -1;
+    this.table = null;
+    this.you = null;
+    this.clockOffset = 0; // server clock minus local clock, from table.now
+    this.connected = false;
+    this.pending = false;
+    this.pendingTimer = null;
+    this.switching = false;
+    this.switchTimer = null;
+    this.seatsKey = null;
+    this.snapshotAsked = false;
+    this.lastActions = {}; // seat -> what they did last in this betting round ("Call 100")
+    this.foldedHandNumber = null; // the hand in which this player folded (their cards leave the table)
+    this.handPlayers = null; // {number, seats: {seat: {user_id, username}}}: who played the hand on the table
+
+    this.dom = {
+      name: root.querySelector("#table-name"),
+      meta: root.querySelector("#table-meta"),
+      status: root.querySelector("#conn-status"),
+      stage: root.querySelector("#stage"),
+      seats: root.querySelector("#seats"),
+      board: root.querySelector("#board"),
+      pots: root.querySelector("#pots"),
+      center: root.querySelector("#center-message"),
+      log: root.querySelector("#action-log"),
+      enterForm: root.querySelector("#enter-form"),
+    };
+    this.console = new BettingConsole(this, root.querySelector("#console"));
+    this.dialogs = new TableDialogs(this, root);
+    this.dom.seats.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-sit]");
+      if (button) this.dialogs.openSit(Number(button.dataset.sit));
+    });
+
+    this.socket = new LiveSocket(socketUrl(`/ws/table/${this.tableId}/`), {
+      onFrame: (frame) => this.receive(frame),
+      onStatus: (status, detail) => this.connectionStatus(status, detail),
+    });
+    this.socket.connect();
+    setInterval(() => this.tick(), 250);
+    this.render();
+  }
+
+  // ----- what the renderers ask -----
+
+  get hand() {
+    return this.table ? this.table.hand : null;
+  }
+
+  get lastHand() {
+    return this.table && !this.table.hand ? this.table.last_hand : null;
+  }
+
+  get cardBack() {
+    return cardBackDesign(this.you);
+  }
+
+  get canSit() {
+    const you = this.you;
+    if (!this.table || this.table.status !== "open" || !you) return false;
+    return !Number.isInteger(you.seat) && !you.seated_elsewhere;
+  }
+
+  nameOf = (seat) => {
+    const row = this.table && this.table.seats ? this.table.seats.find((s) => s.number === seat) : null;
+    return row && row.occupied ? row.username : `Seat ${Number(seat) + 1}`;
+  };
+
+  handSeat(number) {
+    if (!this.table) return null;
+    return (this.table.seats || []).find((s) => s.number === number && s.occupied) || null;
+  }
+
+  mySeatBet() {
+    const row = this.you ? this.handSeat(this.you.seat) : null;
+    return row ? row.bet || 0 : 0;
+  }
+
+  structure() {
+    return this.table && this.table.options ? this.table.options.structure : null;
+  }
+
+  entry() {
+    return this.table && this.table.options ? this.table.options.entry : null;
+  }
+
+  hasPreviousHand() {
+    return Boolean(this.table && (this.table.last_hand || this.table.hand_number > (this.table.hand ? 1 : 0)));
+  }
+
+  /** The "Show hand" tool is for the winner of an uncontested hand; a player offered Show or
+   * Muck (you.can_muck) chooses in the console instead. */
+  wonLastHand() {
+    const last = this.lastHand;
+    return Boolean(last && this.you && (last.winners || []).includes(this.you.seat));
+  }
+
+  /** RULES.md 4 [002]: this player folded in the hand now over; their cards stay off the table. */
+  foldedLastHand() {
+    const last = this.lastHand;
+    return Boolean(last && this.foldedHandNumber !== null && last.number === this.foldedHandNumber);
+  }
+
+  /** Remember a fold of our own while the hand is on: after it, last_hand does not say who folded. */
+  noteOwnFold() {
+    const table = this.table;
+    if (!table || !table.hand || !this.you) return;
+    const mine = this.handSeat(this.you.seat);
+    if (mine && mine.folded && mine.user_id === this.you.user_id) this.foldedHandNumber = table.hand_number;
+  }
+
+  /** Who plays each seat of the hand in progress, kept after it ends: a seat emptied at its end
+   * (busted, or removed after a disconnect) still shows the hand it showed, and a newcomer in
+   * that seat never shows someone else's cards. */
+  noteHandPlayers() {
+    const table = this.table;
+    if (!table || !table.hand) return;
+    const seats = {};
+    for (const row of table.seats || []) {
+      if (row.occupied && row.in_hand) seats[row.number] = { user_id: row.user_id, username: row.username };
+    }
+    this.handPlayers = { number: table.hand_number, seats };
+  }
+
+  /** The player who sat in `seat` for the last hand, if this page saw that hand being played. */
+  lastHandPlayer(seat) {
+    const last = this.lastHand;
+    if (!last || !this.handPlayers || this.handPlayers.number !== last.number) return null;
+    return this.handPlayers.seats[seat] || null;
+  }
+
+  serverNow() {
+    return Date.now() + this.clockOffset;
+  }
+
+  turnFractionLeft() {
+    return turnFractionLeft(this.table && this.table.turn, this.serverNow());
+  }
+
+  turnSecondsLeft() {
+    return turnSecondsLeft(this.table && this.table.turn, this.serverNow());
+  }
+
+  // ----- talking to the server -----
+
+  /** Send a frame; `pending` locks the console until the answer; `optimistic` applies at once. */
+  send(frame, { pending = false, optimistic = null } = {}) {
+    if (!this.socket.send(frame)) {
+      this.console.showError("Not connected: the action was not sent. Reconnecting…");
+      return false;
+    }
+    if (optimistic) optimistic();
+    if (pending) {
+      // The console stays locked until our private part after this action arrives (a `you`
+      // frame newer than what we have), so stale legal actions are never clickable.
+      this.pending = true;
+      this.pendingAfterSeq = this.youSeq;
+      this.pendingFor(PENDING_TIMEOUT_MS);
+    }
+    return true;
+  }
+
+  pendingFor(ms) {
+    clearTimeout(this.pendingTimer);
+    this.pendingTimer = setTimeout(() => {
+      this.pending = false;
+      this.render();
+    }, ms);
+  }
+
+  clearPending() {
+    this.pending = false;
+    clearTimeout(this.pendingTimer);
+  }
+
+  askSnapshot() {
+    if (this.snapshotAsked) return;
+    this.snapshotAsked = true;
+    this.socket.send({ type: "snapshot" });
+  }
+
+  receive(frame) {
+    switch (frame.type) {
+      case "snapshot":
+        this.applySnapshot(frame);
+        break;
+      case "event":
+        this.applyEvent(frame);
+        break;
+      case "heartbeat":
+      case "pong":
+        // The table's seq as the server knew it a second ago: behind it, we missed an event
+        // (a lost broadcast, a Redis restart) and the whole view is fetched again.
+        if (this.seq !== null && typeof frame.seq === "number" && frame.seq > this.seq) this.askSnapshotNow();
+        return;
+      case "you":
+        if (typeof frame.seq === "number" && frame.seq >= this.youSeq && frame.you) {
+          this.you = frame.you;
+          this.youSeq = frame.seq;
+          if (this.pending && frame.seq > this.pendingAfterSeq) this.clearPending();
+        }
+        break;
+      case "ok":
+        // Accepted; the new private part is on its way (a repeated action_id brings none).
+        if (frame.for === "act" && this.pending) this.pendingFor(frame.repeated ? 0 : 1500);
+        if (frame.for === "sit") this.dialogs.closeSit();
+        this.console.clearError();
+        break;
+      case "error":
+        this.showServerError(frame);
+        break;
+      case "switched":
+        location.assign(frame.url || `/tables/${frame.table_id}/`);
+        return;
+      case "previous_hand":
+        this.dialogs.showPreviousHandBody(frame.hand);
+        return;
+      default:
+        return;
+    }
+    this.render();
+  }
+
+  askSnapshotNow() {
+    this.snapshotAsked = false;
+    this.askSnapshot();
+  }
+
+  applySnapshot(frame) {
+    this.seq = frame.seq;
+    this.youSeq = frame.seq;
+    this.table = frame.table;
+    this.you = frame.you || null;
+    this.snapshotAsked = false;
+    this.lastActions = {};
+    this.noteClock(frame.table);
+    this.clearPending();
+  }
+
+  applyEvent(frame) {
+    if (this.seq === null) return; // the snapshot that starts the stream has not come yet
+    if (frame.seq <= this.seq) return; // already seen (or older than our snapshot)
+    if (frame.seq !== this.seq + 1) this.askSnapshot();
+    this.seq = frame.seq;
+    if (frame.table) {
+      this.table = frame.table;
+      this.noteClock(frame.table);
+    }
+    this.logEvent(frame.event || {});
+    clearTimeout(this.consistencyTimer);
+    this.consistencyTimer = setTimeout(() => this.checkOwnSeat(), 400);
+  }
+
+  /** The seat we think is ours is gone or someone else's (we left, busted, were removed), or the
+   * table shows us seated while our private part does not: a `you` frame did not come (none is
+   * sent to a player who just lost their seat), so ask for the whole view again. */
+  checkOwnSeat() {
+    const you = this.you;
+    if (!you || !this.table || !this.connected) return;
+    const rows = this.table.seats || [];
+    const mine = Number.isInteger(you.seat) ? this.handSeat(you.seat) : null;
+    const stale = Number.isInteger(you.seat)
+      ? !mine || mine.user_id !== you.user_id
+      : rows.some((s) => s.occupied && s.user_id === you.user_id);
+    if (stale) this.askSnapshotNow();
+  }
+
+  noteClock(table) {
+    if (table && typeof table.now === "number") this.clockOffset = table.now - Date.now();
+  }
+
+  showServerError(frame) {
+    const message = frame.message || frame.code || "the server refused that";
+    this.clearPending();
+    if (this.switching) {
+      this.switching = false;
+      clearTimeout(this.switchTimer);
+    }
+    if (this.dialogs.showSitProblem(capitalise(message))) return;
+    this.console.showError(capitalise(message));
+  }
+
+  connectionStatus(status, detail) {
+    const box = this.dom.status;
+    const wasConnected = this.connected;
+    this.connected = status === "open";
+    box.dataset.state = status;
+    box.querySelector(".text").textContent = connectionText(status, detail);
+    if (wasConnected !== this.connected) {
+      if (!this.connected) this.clearPending();
+      this.render();
+    }
+  }
+
+  switchTo(tableId) {
+    if (tableId === this.tableId) return;
+    this.console.clearError();
+    if (this.socket.isOpen()) {
+      this.switching = true;
+      this.send({ type: "switch", table_id: tableId });
+      clearTimeout(this.switchTimer);
+      this.switchTimer = setTimeout(() => {
+        // [000]: no switch within about 10 seconds means a connection problem; try the plain way.
+        this.submitEnter(tableId);
+      }, SWITCH_TIMEOUT_MS);
+    } else {
+      this.switching = true;
+      this.submitEnter(tableId);
+    }
+    this.render();
+  }
+
+  submitEnter(tableId) {
+    const form = this.dom.enterForm;
+    form.action = `/tables/${tableId}/enter/`;
+    form.submit();
+  }
+
+  // ----- rendering -----
+
+  render() {
+    const table = this.table;
+    this.root.dataset.cardBack = this.cardBack;
+    this.root.dataset.pending = String(this.pending);
+    if (table) {
+      this.noteOwnFold();
+      this.noteHandPlayers();
+      this.dom.name.textContent = table.name;
+      this.dom.meta.replaceChildren(...tableFacts(table, this.you).map((fact) => el("span", { class: fact.kind || null }, fact.text)));
+      const seatsKey = JSON.stringify([table.seats, table.button, table.hand && [table.hand.button, table.hand.small_blind_seat, table.hand.big_blind_seat, table.hand.board],
+        table.turn && table.turn.seat, table.last_hand, this.you && [this.you.seat, this.you.hole], this.canSit, this.cardBack, this.lastActions,
+        this.foldedHandNumber, this.handPlayers]);
+      if (seatsKey !== this.seatsKey) {
+        this.seatsKey = seatsKey;
+        renderSeats(this.dom.seats, this);
+        renderBoard(this.dom.board, this);
+      }
+      renderPots(this.dom.pots, this);
+      this.dom.stage.classList.toggle("in-hand", Boolean(table.hand));
+      this.dom.stage.classList.toggle("showdown", Boolean(!table.hand && table.last_hand));
+    }
+    this.console.render();
+    this.tick();
+  }
+
+  tick() {
+    if (!this.table) return;
+    const fraction = this.turnFractionLeft();
+    for (const bar of this.dom.seats.querySelectorAll(".turn-clock")) {
+      bar.firstElementChild.style.width = `${(fraction * 100).toFixed(1)}%`;
+      bar.classList.toggle("hurry", fraction < 0.25);
+      bar.setAttribute("aria-valuenow", String(Math.round(fraction * 100)));
+    }
+    const message = centerMessage(this, this.serverNow());
+    if (this.dom.center.textContent !== message) this.dom.center.textContent = message;
+    this.console.tick();
+  }
+
+  noteLastActions(engineEvents) {
+    for (const e of engineEvents) {
+      if (e.kind === "hand_started" || e.kind === "street") this.lastActions = {};
+      else if (e.kind === "action") this.lastActions = { ...this.lastActions, [e.seat]: lastActionText(e) };
+    }
+  }
+
+  logEvent(event) {
+    this.noteLastActions(event.engine || []);
+    const lines = [...tableLines(event, this.nameOf)];
+    const best = this.lastHand ? this.lastHand.best : null;
+    for (const engineEvent of event.engine || []) lines.push(...engineLines(engineEvent, this.nameOf, this.table && this.table.hand_number, best));
+    if (!lines.length) return;
+    const log = this.dom.log;
+    const stick = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
+    for (const line of lines) log.append(el("li", { class: line.kind ? `log-${line.kind}` : "" }, line.text));
+    while (log.children.length > LOG_LIMIT) log.firstElementChild.remove();
+    if (stick) log.scrollTop = log.scrollHeight;
+  }
+
+  // ----- dialogs (dialogs.js) -----
+
+  showPreviousHand() {
+    this.dialogs.showPreviousHand();
+  }
+}
