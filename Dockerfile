@@ -1,7 +1,12 @@
 # The site's one image: Daphne (web), Celery worker and Celery beat all run from it
 # (docker-compose.yml chooses the command). Static files are collected at start by the one-shot
 # `migrate` service into a volume nginx serves.
-FROM python:3.11-slim
+#
+# The base is Python 3.11 on Debian bookworm; a rebuild takes that line's latest patch release.
+# It is a build argument only so that a machine that cannot pull from Docker Hub can build on a
+# local image with the same contract (bin/compose-e2e's stand-ins, docs/deploy.md): leave it.
+ARG PYTHON_IMAGE=python:3.11-slim-bookworm
+FROM ${PYTHON_IMAGE}
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -11,9 +16,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# Dependencies first: this layer is rebuilt only when requirements.txt changes.
-COPY requirements.txt .
-RUN pip install -r requirements.txt
+# Dependencies first: this layer is rebuilt only when the lock changes. Every package, direct or
+# indirect, is pinned in requirements.lock with its hashes, and pip refuses any other file.
+COPY requirements.lock .
+RUN pip install --require-hashes -r requirements.lock
 
 RUN groupadd --system --gid 10001 casino \
     && useradd --system --uid 10001 --gid casino --home-dir /app --no-create-home --shell /usr/sbin/nologin casino

@@ -4,15 +4,17 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(VENV)/bin/pip
 
-.PHONY: run test test-fast cluster load compose-check bench clean
+.PHONY: run test test-fast cluster load compose-check compose-e2e lock bench clean
 
-$(VENV)/.runtime: requirements.txt
+# Installs read the lock files (every package, direct and indirect, pinned with its hashes);
+# requirements*.txt name what we depend on and are the input the locks are made from.
+$(VENV)/.runtime: requirements.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP) install -q --disable-pip-version-check -r requirements.txt
+	$(PIP) install -q --disable-pip-version-check --require-hashes -r requirements.lock
 	touch $@
 
-$(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
-	$(PIP) install -q --disable-pip-version-check -r requirements-dev.txt
+$(VENV)/.dev: $(VENV)/.runtime requirements-dev.lock
+	$(PIP) install -q --disable-pip-version-check --require-hashes -r requirements-dev.lock
 	touch $@
 
 ## make run: the whole site on http://127.0.0.1:8000 (embedded mode unless REDIS_URL is set)
@@ -21,7 +23,8 @@ run: $(VENV)/.runtime
 	$(PY) manage.py seed_demo
 	bin/run
 
-## make test: the whole suite (PostgreSQL and Redis are used when reachable; on CI they must be)
+## make test: the static checks (bin/check: ruff, mypy, node --test), then the whole suite
+## (PostgreSQL and Redis are used when reachable; on CI they must be)
 test: $(VENV)/.dev
 	bin/test
 
@@ -44,6 +47,16 @@ load: $(VENV)/.dev
 ## make compose-check: is docker-compose.yml valid? (needs a Compose client, not the engine)
 compose-check: $(VENV)/.dev
 	$(VENV)/bin/pytest -q tests/integration/test_compose.py
+
+## make compose-e2e: the docker-compose stack built, started, played and scaled for real (installs
+## Docker when missing; local stand-ins for the official images; docs/deploy.md). CI runs it.
+compose-e2e: $(VENV)/.dev
+	bin/compose-e2e
+
+## make lock: pin every package (direct and indirect) with hashes, after an edit of requirements*.txt
+lock: $(VENV)/.dev
+	$(VENV)/bin/uv pip compile requirements.txt --universal --python-version 3.11 --generate-hashes -o requirements.lock
+	$(VENV)/bin/uv pip compile requirements-dev.txt --universal --python-version 3.11 --generate-hashes -c requirements.lock -o requirements-dev.lock
 
 bench: $(VENV)/.dev
 	$(PY) bench/engine.py

@@ -3,7 +3,8 @@
 The structure is read with PyYAML (no Docker needed); `docker compose config -q` runs where a
 Compose implementation is installed (no engine is needed for `config`). Without one those tests
 skip, except on CI (CI=true), where bin/services installs Debian's docker-compose and a missing
-client is a failure.
+client is a failure. The stack itself is built, started and played by `make compose-e2e`
+(bin/compose-e2e); the install locks the image and `make` read are checked here too.
 """
 
 import re
@@ -21,6 +22,13 @@ COMPOSE_FILE = ROOT / "docker-compose.yml"
 SECRETS = ("DJANGO_SECRET_KEY", "POSTGRES_PASSWORD", "REDIS_PASSWORD", "DJANGO_ALLOWED_HOSTS")
 APP_SERVICES = ("migrate", "web", "worker", "beat")
 LONG_RUNNING = ("postgres", "redis", "web", "worker", "beat", "nginx")
+# service -> (the variable naming its image, the official image it defaults to)
+IMAGES = {
+    "postgres": ("POSTGRES_IMAGE", "postgres:16-alpine"),
+    "redis": ("REDIS_IMAGE", "redis:7-alpine"),
+    "nginx": ("NGINX_IMAGE", "nginx:1.28-alpine"),
+}
+PYTHON_IMAGE = "python:3.11-slim-bookworm"
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +66,10 @@ def test_web_scales_out_so_it_has_no_fixed_name_or_host_port(compose):
     assert "container_name" not in compose["services"]["worker"]
     # nginx is the one published port, and it reaches the replicas by the service name.
     assert compose["services"]["nginx"]["ports"]
-    assert "server web:8000 resolve" in (ROOT / "deploy/nginx.conf").read_text()
+    # nginx looks `web` up while serving (Docker's DNS names every replica), not once at start.
+    nginx_conf = (ROOT / "deploy/nginx.conf").read_text()
+    assert "resolver 127.0.0.11" in nginx_conf and "set $casino_web web:8000;" in nginx_conf
+    assert nginx_conf.count("proxy_pass http://$casino_web;") == 2
 
 
 def test_there_is_exactly_one_celery_beat(compose):
@@ -97,10 +108,12 @@ def test_migrations_and_static_files_run_once_before_the_app_starts(compose):
         assert depends["migrate"]["condition"] == "service_completed_successfully", name
         assert depends["postgres"]["condition"] == "service_healthy", name
         assert depends["redis"]["condition"] == "service_healthy", name
-    # collectstatic writes where nginx reads.
+    # collectstatic writes where nginx reads, and where the web servers find the manifest of
+    # hashed names that every page's links come from.
     assert "static:/app/staticfiles" in services["migrate"]["volumes"]
+    assert "static:/app/staticfiles:ro" in services["web"]["volumes"]
     assert any(v.startswith("static:/srv/static") for v in services["nginx"]["volumes"])
-    assert "alias /srv/static/;" in (ROOT / "deploy/nginx.conf").read_text()
+    assert re.search(r"location /static/ \{\s*root /srv;", (ROOT / "deploy/nginx.conf").read_text())
 
 
 def test_redis_never_evicts(compose):
@@ -130,10 +143,12 @@ def test_app_services_run_in_production_mode_with_secrets_from_the_env_file(comp
 
 def test_env_example_names_every_variable_the_compose_file_reads():
     used = set(re.findall(r"\$\{([A-Z_]+)", COMPOSE_FILE.read_text()))
+    # A variable is named as a setting (NAME=value) or, when its default is best left alone
+    # (the image names), as a commented-out one (# NAME=value).
     example = {
-        line.split("=", 1)[0]
+        match.group(1)
         for line in (ROOT / ".env.example").read_text().splitlines()
-        if line and not line.startswith("#")
+        if (match := re.match(r"(?:# )?([A-Z][A-Z0-9_]*)=", line))
     }
     assert used <= example, f"missing from .env.example: {sorted(used - example)}"
     assert ".env" in (ROOT / ".gitignore").read_text().splitlines()
@@ -141,11 +156,91 @@ def test_env_example_names_every_variable_the_compose_file_reads():
 
 def test_the_image_runs_as_a_non_root_user():
     dockerfile = (ROOT / "Dockerfile").read_text()
-    assert dockerfile.startswith("#") and "FROM python:3.11-slim" in dockerfile
-    assert "pip install -r requirements.txt" in dockerfile
+    assert dockerfile.startswith("#")
     users = re.findall(r"^USER\s+(\S+)", dockerfile, re.M)
     assert users and users[-1] not in {"root", "0"}
     assert ".env" in (ROOT / ".dockerignore").read_text().split()
+
+
+def test_the_image_is_python_3_11_on_bookworm_and_installs_only_the_locked_files(compose):
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert f"ARG PYTHON_IMAGE={PYTHON_IMAGE}\nFROM ${{PYTHON_IMAGE}}\n" in dockerfile
+    # The compose file passes the same default, so `docker compose build` and `docker build .`
+    # make the same image.
+    build = compose["services"]["web"]["build"]
+    assert build["args"]["PYTHON_IMAGE"] == f"${{PYTHON_IMAGE:-{PYTHON_IMAGE}}}"
+    assert "COPY requirements.lock ." in dockerfile
+    assert "pip install --require-hashes -r requirements.lock" in dockerfile
+    assert "requirements-dev" not in dockerfile and "requirements-bench" not in dockerfile
+
+
+def test_every_image_is_the_official_one_unless_a_variable_names_a_stand_in(compose):
+    for service, (variable, official) in IMAGES.items():
+        assert compose["services"][service]["image"] == f"${{{variable}:-{official}}}"
+    # bin/standins builds one stand-in for each variable, from deploy/standins/<name>.
+    standins = (ROOT / "bin/standins").read_text()
+    for name, variable in (("python", "PYTHON_IMAGE"), *((s, v) for s, (v, _) in IMAGES.items())):
+        assert (ROOT / "deploy/standins" / name / "Dockerfile").is_file(), name
+        assert f"[{name}]={variable}" in standins
+
+
+def test_every_container_log_is_rotated(compose):
+    for name, service in compose["services"].items():
+        logging = service.get("logging", {})
+        assert logging.get("driver") == "json-file", name
+        assert logging["options"]["max-size"] and logging["options"]["max-file"], name
+
+
+def locked(path: Path) -> dict[str, set[str]]:
+    """A lock file's packages: name -> the versions pinned (one per environment marker)."""
+    text = path.read_text()
+    pins: dict[str, set[str]] = {}
+    for block in re.split(r"\n(?=[A-Za-z0-9])", text.split("\n", 2)[2]):
+        requirement = block.split("\\", 1)[0].strip()
+        match = re.fullmatch(
+            r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[a-z,]+\])?==(\S+)(?: ;.*)?", requirement
+        )
+        assert match, f"{path.name}: not an exact pin: {requirement!r}"
+        assert "--hash=sha256:" in block, f"{path.name}: {requirement} has no hash"
+        pins.setdefault(normalised(match.group(1)), set()).add(match.group(2))
+    return pins
+
+
+def normalised(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def direct_pins(path: Path) -> dict[str, str]:
+    pins = {}
+    for line in path.read_text().splitlines():
+        if match := re.fullmatch(
+            r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[a-z,]+\])?==(\S+)", line.strip()
+        ):
+            pins[normalised(match.group(1))] = match.group(2)
+    return pins
+
+
+def test_installs_are_locked_with_hashes_and_the_locks_agree_with_the_requirements():
+    runtime, dev = locked(ROOT / "requirements.lock"), locked(ROOT / "requirements-dev.lock")
+    for source, lock in (("requirements.txt", runtime), ("requirements-dev.txt", dev)):
+        for name, version in direct_pins(ROOT / source).items():
+            assert lock.get(name) == {version}, (
+                f"{source} pins {name}=={version}; lock: {lock.get(name)}"
+            )
+    # The test environment runs what production runs, plus the tools.
+    for name, versions in runtime.items():
+        assert dev.get(name) == versions, (
+            f"{name}: {versions} in production, {dev.get(name)} in dev"
+        )
+    # Benchmark references stay out of the image, and in the dev install.
+    bench = direct_pins(ROOT / "requirements-bench.txt")
+    assert set(bench) == {"treys", "pokerkit"}
+    assert not set(bench) & set(runtime)
+    assert all(dev.get(name) == {version} for name, version in bench.items())
+    assert "-r requirements-bench.txt" in (ROOT / "requirements-dev.txt").read_text()
+    makefile = (ROOT / "Makefile").read_text()
+    assert "--require-hashes -r requirements.lock" in makefile
+    assert "--require-hashes -r requirements-dev.lock" in makefile
 
 
 def compose_command() -> list[str]:
