@@ -26,12 +26,14 @@ run: $(VENV)/.runtime
 ## make test: the static checks (bin/check: ruff, mypy, node --test), then the whole suite
 ## (PostgreSQL and Redis are used when reachable; on CI they must be)
 test: $(VENV)/.dev
+	bin/check
 	bin/test
 
 ## make test-fast: the inner loop: no tests marked slow (tests/integration, tests/e2e) and a 100-hand
 ## long run instead of 500 (LONG_RUN_HANDS); CI runs the full make test
 LONG_RUN_HANDS ?= 100
 test-fast: $(VENV)/.dev
+	bin/check
 	LONG_RUN_HANDS=$(LONG_RUN_HANDS) bin/test -m "not slow"
 
 ## make cluster: two Daphne servers, two Celery workers and one beat on local PostgreSQL + Redis

@@ -82,7 +82,7 @@ def pytest_collection_modifyitems(config, items):
     """Browser tests run last: Playwright's sync API keeps an event loop running in the main
     thread for the rest of the session, and tests that call asyncio.run() must come before it.
     Under pytest-xdist (make test runs `-n`, `--dist loadgroup`) they all go to one worker, which
-    starts one browser and one site for them."""
+    starts one site and one browser for them."""
     # The long runs (500 hands in four) are the longest tests: first, so the workers share them.
     items.sort(
         key=lambda item: ("/tests/e2e/" in str(item.fspath), "test_long_run" not in item.nodeid)

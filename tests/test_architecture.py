@@ -29,7 +29,6 @@ LAYERS = {
     "casino.errors": "infra",
     "holdem.models": "tables-data",
     "holdem.presets": "tables-data",
-    "holdem.positions": "tables-data",
     "holdem.options": "tables-data",
     "holdem.errors": "tables-data",
     "holdem.locks": "tables-data",

@@ -15,12 +15,15 @@ from holdem.engine.hand import (
     show_hand,
     start_hand,
 )
+from holdem.engine.names import Action, Street, Structure
 from holdem.engine.options import HandOptions, dynamic_blinds, fixed_limit_blinds
+from holdem.engine.positions import blind_seats, next_button
 from holdem.engine.serial import state_from_json, state_to_json
 from holdem.engine.state import HandResult, HandState, PlayerState, PotResult, SeatIn
 from holdem.engine.view import view
 
 __all__ = [
+    "Action",
     "Event",
     "FrozenDict",
     "HandOptions",
@@ -31,13 +34,17 @@ __all__ = [
     "PlayerState",
     "PotResult",
     "SeatIn",
+    "Street",
+    "Structure",
     "apply_action",
     "apply_disconnect",
     "apply_timeout",
+    "blind_seats",
     "dynamic_blinds",
     "fixed_limit_blinds",
     "legal_actions",
     "muck_hand",
+    "next_button",
     "show_hand",
     "start_hand",
     "state_from_json",

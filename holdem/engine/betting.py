@@ -9,10 +9,21 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from holdem.engine.errors import IllegalAction
+from holdem.engine.names import (
+    ALL_IN,
+    BET,
+    CALL,
+    CHECK,
+    FIXED_LIMIT,
+    FOLD,
+    POT_LIMIT,
+    RAISE,
+    Action,
+)
 from holdem.engine.options import is_chips
 from holdem.engine.state import HandState, PlayerState
 
-ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
+_new = object.__new__
 
 
 @dataclass(frozen=True, init=False)
@@ -20,7 +31,7 @@ class Legal:
     """The options of the player to act. `to` amounts are totals for this betting round."""
 
     seat: int
-    actions: tuple[str, ...]
+    actions: tuple[Action, ...]
     to_call: int
     current_bet: int
     min_to: int | None
@@ -32,17 +43,18 @@ class Legal:
 
     def __init__(
         self,
-        seat,
-        actions,
-        to_call,
-        current_bet,
-        min_to,
-        max_to,
-        all_in_to,
-        can_raise,
-        raise_closed_reason,
-        pot,
-    ):
+        *,
+        seat: int,
+        actions: tuple[Action, ...],
+        to_call: int,
+        current_bet: int,
+        min_to: int | None,
+        max_to: int | None,
+        all_in_to: int,
+        can_raise: bool,
+        raise_closed_reason: str | None,
+        pot: int,
+    ) -> None:
         # Made before every decision: one __dict__ store (see state.py) instead of ten.
         object.__setattr__(
             self,
@@ -107,13 +119,13 @@ def raise_window(state: HandState, player: PlayerState) -> RaiseWindow:
             # RULES.md 3: a short all-in does not reopen raising to a player who already acted,
             # unless the all-ins since they acted add up to a full raise.
             return _closed("raise_not_reopened", "a short all-in does not reopen raising")
-    if options.structure == "fixed_limit":
+    if options.structure == FIXED_LIMIT:
         # RULES.md 3: bets and raises are exactly the round's bet size, or all in for less.
         exact = min(current + options.bet_size(state.street), all_in_to)
         return RaiseWindow(exact, exact)
     increment = 1 if options.min_raise == "any" else state.min_increment
     min_to = min(current + increment, all_in_to)
-    if options.structure == "pot_limit":
+    if options.structure == POT_LIMIT:
         # RULES.md 3: at most current bet + pot (all bets on the table) + the amount to call.
         pot = sum([other.committed for other in state.players])
         pot_max = current + pot + (current - player.bet)
@@ -130,54 +142,60 @@ def legal_actions(state: HandState) -> Legal | None:
     owed = current - player.bet
     all_in_to = player.bet + player.stack
     window = raise_window(state, player)
-    actions = ["fold", "call" if owed > 0 else "check"]
+    actions = [FOLD, CALL if owed > 0 else CHECK]
     if window.min_to is not None:
-        actions.append("raise" if current else "bet")
+        actions.append(RAISE if current else BET)
     if all_in_to <= current or (window.max_to is not None and all_in_to <= window.max_to):
-        actions.append("all_in")
-    return Legal(
-        player.seat,
-        tuple(actions),
-        min(max(owed, 0), player.stack),
-        current,
-        window.min_to,
-        window.max_to,
-        all_in_to,
-        window.min_to is not None,
-        window.closed_reason,
-        sum([other.committed for other in state.players]),
+        actions.append(ALL_IN)
+    # Made before every decision. Python 3.11 calls a class with keywords by packing them into a
+    # dict and unpacking them again (an eighth of this function's cost); a direct __init__ call on
+    # a new object passes them as they are.
+    legal = _new(Legal)
+    Legal.__init__(
+        legal,
+        seat=player.seat,
+        actions=tuple(actions),
+        to_call=min(max(owed, 0), player.stack),
+        current_bet=current,
+        min_to=window.min_to,
+        max_to=window.max_to,
+        all_in_to=all_in_to,
+        can_raise=window.min_to is not None,
+        raise_closed_reason=window.closed_reason,
+        pot=sum([other.committed for other in state.players]),
     )
+    return legal
 
 
-def check_move(state: HandState, player: PlayerState, action: str, to) -> int:
+def check_move(state: HandState, player: PlayerState, action: Action, to: object) -> int:
     """The player's round total after `action`, or IllegalAction naming the rule it breaks."""
     current = state.current_bet
     owed = current - player.bet
     all_in_to = player.bet + player.stack
-    if action == "fold":
+    if action == FOLD:
         _no_amount(action, to, None)
         return player.bet
-    if action == "check":
+    if action == CHECK:
         _no_amount(action, to, None)
         if owed > 0:
             raise IllegalAction(
                 "cannot_check", f"there is {min(owed, player.stack)} to call: you cannot check"
             )
         return player.bet
-    if action == "call":
+    if action == CALL:
         total = min(current, all_in_to)
         _no_amount(action, to, total)
         if owed <= 0:
             raise IllegalAction("nothing_to_call", "there is nothing to call: check instead")
         return total
-    if action == "all_in":
+    if action == ALL_IN:
         _no_amount(action, to, all_in_to)
         if all_in_to <= current:
             return all_in_to  # RULES.md 3: a call all in for less (or exactly the bet)
-        return _check_raise_to(state, player, "bet" if not current else "raise", all_in_to)
-    if action == "bet" and current:
+        return _check_raise_to(state, player, RAISE if current else BET, all_in_to)
+    if action == BET and current:
         raise IllegalAction("bet_facing_bet", f"there is a bet of {current}: raise instead")
-    if action == "raise" and not current:
+    if action == RAISE and not current:
         raise IllegalAction("nothing_to_raise", "there is no bet to raise: bet instead")
     if to is None:
         raise IllegalAction("bad_amount", f"{action} needs an amount: to")
@@ -192,7 +210,7 @@ def check_move(state: HandState, player: PlayerState, action: str, to) -> int:
     return _check_raise_to(state, player, action, to)
 
 
-def _no_amount(action: str, to, implied: int | None) -> None:
+def _no_amount(action: Action, to: object, implied: int | None) -> None:
     """fold/check take no amount; call/all_in may repeat the total they lead to."""
     if to is None or (implied is not None and is_chips(to) and to == implied):
         return
@@ -202,12 +220,14 @@ def _no_amount(action: str, to, implied: int | None) -> None:
     )
 
 
-def _check_raise_to(state: HandState, player: PlayerState, action: str, to: int) -> int:
+def _check_raise_to(state: HandState, player: PlayerState, action: Action, to: int) -> int:
     window = raise_window(state, player)
-    if window.min_to is None:
+    if window.min_to is None or window.max_to is None:
+        # A window without bounds is closed and says why (raise_window).
+        assert window.closed_code is not None and window.closed_reason is not None
         raise IllegalAction(window.closed_code, window.closed_reason)
-    noun = "raise" if action == "raise" else "bet"
-    if state.options.structure == "fixed_limit":
+    noun = "raise" if action == RAISE else "bet"
+    if state.options.structure == FIXED_LIMIT:
         if to != window.min_to:
             what = "a raise is to" if noun == "raise" else "a bet is"
             raise IllegalAction(

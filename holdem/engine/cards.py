@@ -3,6 +3,9 @@
 Also fixes the int a card is parsed to, chosen so the evaluator scores a hand by summing ints.
 """
 
+from collections.abc import Iterable
+from typing import Protocol
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 
@@ -39,12 +42,19 @@ _INT_OF_CODE = {
 _CODE_OF_INT = {card: code for code, card in _INT_OF_CODE.items()}
 
 
+class Rng(Protocol):
+    """What the engine asks of a random generator: `randrange(n)`, an int from 0 to n - 1.
+    `secrets.SystemRandom()` in production, `random.Random(seed)` in tests (RULES.md 3)."""
+
+    def randrange(self, stop: int, /) -> int: ...
+
+
 def new_deck() -> list[str]:
     """The 52 card codes in a fixed order: 2c 2d 2h 2s 3c ... As."""
     return [rank + suit for rank in RANKS for suit in SUITS]
 
 
-def shuffle(deck, rng) -> list[str]:
+def shuffle(deck: Iterable[str], rng: Rng) -> list[str]:
     """A shuffled copy of `deck` (Fisher-Yates); `deck` itself is left as it was.
 
     RULES.md 3: production passes `secrets.SystemRandom()`; tests pass `random.Random(seed)`.

@@ -3,6 +3,7 @@
 Tables built at import make a hand one lookup on the sum of its card ints (see cards.py).
 """
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement, product
 from operator import eq
@@ -44,14 +45,14 @@ _SUIT_MASK = (1 << SUIT_BITS) - 1
 _BIT = tuple(1 << rank for rank in range(13))
 
 
-def _pack(category, ranks):
+def _pack(category: int, ranks: Iterable[int]) -> int:
     value = category
     for rank in ranks:
         value = value << 4 | rank
     return value
 
 
-def _straight_ranks(rank_mask):
+def _straight_ranks(rank_mask: int) -> Sequence[int] | None:
     """The ranks of the highest straight in a set of ranks (bitmask), high to low, or None."""
     for high in range(_ACE, _FIVE, -1):
         window = 0b11111 << (high - 4)
@@ -62,7 +63,7 @@ def _straight_ranks(rank_mask):
     return None
 
 
-def _flush_value(rank_mask):
+def _flush_value(rank_mask: int) -> int:
     """Value of five or more cards of one suit with these ranks (bitmask)."""
     straight = _straight_ranks(rank_mask)
     if straight is not None:
@@ -71,10 +72,11 @@ def _flush_value(rank_mask):
     return _pack(FLUSH, top_five)
 
 
-def _unsuited_value(ranks):
+def _unsuited_value(ranks: Sequence[int]) -> int:
     """Value of the best five of these ranks (high to low) when no five share a suit."""
-    groups = {4: [], 3: [], 2: [], 1: []}  # ranks by how many cards hold them, high to low
-    present = []  # distinct ranks, high to low
+    # ranks by how many cards hold them, high to low
+    groups: dict[int, list[int]] = {4: [], 3: [], 2: [], 1: []}
+    present: list[int] = []  # distinct ranks, high to low
     for rank in ranks:
         if present and present[-1] == rank:
             continue
@@ -104,20 +106,20 @@ def _unsuited_value(ranks):
     return _pack(HIGH_CARD, singles[:5])
 
 
-def _rank_multisets(size):
+def _rank_multisets(size: int) -> Iterator[tuple[tuple[int, ...], int]]:
     """(ranks high to low, key) for each multiset of `size` ranks; key = their ints' sum >> 8."""
     for ranks in combinations_with_replacement(range(_ACE, -1, -1), size):
         if not any(map(eq, ranks, ranks[4:])):  # five of a rank (ranks sorted): only 4 suits
             yield ranks, sum(map(RANK_KEYS.__getitem__, ranks))
 
 
-def _build_unsuited_tables():
+def _build_unsuited_tables() -> list[dict[int, int]]:
     """[size] -> {key: value} for 5, 6 and 7 cards of which no five share a suit.
 
     Five-card multisets are scored; a bigger hand's best five lies inside one of the hands it
     makes by dropping one card, so its value is the best of those (and building is faster).
     """
-    tables = [None] * 8
+    tables: list[dict[int, int]] = [{} for _ in range(8)]  # (sizes 0-4 stay empty)
     for size in (5, 6, 7):
         multisets = list(_rank_multisets(size))
         if size == 5:
@@ -132,10 +134,12 @@ def _build_unsuited_tables():
     return tables
 
 
-def _build_flush_finder(size, suited_bits):
+def _build_flush_finder(
+    size: int, suited_bits: Sequence[dict[int, int]]
+) -> list[dict[int, int] | None]:
     """A 256-entry list: the low byte of a `size`-card sum -> None, or the flush suit's bits."""
-    finder = [None] * (1 << SUIT_BITS)
-    answer_of = {}
+    finder: list[dict[int, int] | None] = [None] * (1 << SUIT_BITS)
+    answer_of: dict[int, int | None] = {}
     for counts in product(range(size + 1), repeat=len(SUITS)):
         if sum(counts) != size:
             continue
@@ -158,13 +162,16 @@ _SUITED_BITS = tuple(
     }
     for flush_suit in SUITS
 )
-_FLUSH_VALUES = [_flush_value(mask) if mask.bit_count() >= 5 else None for mask in range(1 << 13)]
+# (0 for fewer than five ranks: no flush, never looked up)
+_FLUSH_VALUES = [_flush_value(mask) if mask.bit_count() >= 5 else 0 for mask in range(1 << 13)]
 # Indexed by the number of cards in the hand (5, 6 or 7): a list index is the cheapest lookup.
 _UNSUITED = _build_unsuited_tables()
-_FLUSH_FINDERS = [None] * 5 + [_build_flush_finder(size, _SUITED_BITS) for size in (5, 6, 7)]
+_FLUSH_FINDERS: list[list[dict[int, int] | None]] = [[] for _ in range(5)] + [
+    _build_flush_finder(size, _SUITED_BITS) for size in (5, 6, 7)
+]
 
 
-def evaluate_ints(cards):
+def evaluate_ints(cards: Sequence[int]) -> int:
     """Value of a sequence (tuple or list) of 5, 6 or 7 parsed cards: the fast path.
 
     The ints come from cards.parse_card and must be distinct; nothing is checked here
@@ -185,7 +192,7 @@ def evaluate_ints(cards):
     return _FLUSH_VALUES[rank_mask]
 
 
-def _parse_hand(cards):
+def _parse_hand(cards: Iterable[str]) -> list[int]:
     if isinstance(cards, str):
         raise ValueError(f"expected a sequence of card codes, got the string {cards!r}")
     codes = list(cards)
@@ -197,7 +204,7 @@ def _parse_hand(cards):
     return card_ints
 
 
-def evaluate(cards) -> int:
+def evaluate(cards: Iterable[str]) -> int:
     """Value of the best five of 5, 6 or 7 card codes; larger is better, equal hands are equal."""
     return evaluate_ints(_parse_hand(cards))
 
@@ -226,7 +233,7 @@ class BestHand:
     cards: tuple[str, ...]  # most important first: the quads, the trips of a full house, ...
 
 
-def best_five(cards) -> BestHand:
+def best_five(cards: Iterable[str]) -> BestHand:
     """The five of these 5-7 card codes that make the hand, ordered by importance.
 
     Order: quads then kicker; trips then pair; higher pair, lower pair, kicker; straights high

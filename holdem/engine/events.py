@@ -4,23 +4,18 @@ Every event has `kind`, `private_to` (a seat, or None for everyone) and `as_dict
 primitives only; mappings keyed by seat use string keys ("3"), as JSON does.
 """
 
-from dataclasses import MISSING, dataclass, fields
+from collections.abc import Mapping
+from dataclasses import MISSING, Field, dataclass, fields
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
-_LAYOUTS = {}
-
-
-def _layout(cls) -> tuple[tuple[str, ...], dict]:
-    """The field names of an event class, in order, and their defaults."""
-    layout = _LAYOUTS.get(cls)
-    if layout is None:
-        layout = _LAYOUTS[cls] = (
-            tuple(field.name for field in fields(cls)),
-            {field.name: field.default for field in fields(cls) if field.default is not MISSING},
-        )
-    return layout
+from holdem.engine.names import Action, Street, Structure
 
 
-def _arguments(cls, names, defaults, values, named) -> list:
+def _arguments(
+    cls: type["Event"], values: tuple[object, ...], named: dict[str, object]
+) -> dict[str, object]:
+    """The fields of `cls` from values given by position and by name, defaults filled in."""
+    names, defaults = cls._names, cls._defaults
     if len(values) > len(names):
         raise TypeError(f"{cls.__name__} takes {len(names)} values, got {len(values)}")
     given = dict(zip(names, values))
@@ -31,10 +26,10 @@ def _arguments(cls, names, defaults, values, named) -> list:
     missing = [name for name in names if name not in given and name not in defaults]
     if missing:
         raise TypeError(f"{cls.__name__} needs {', '.join(missing)}")
-    return [given[name] if name in given else defaults[name] for name in names]
+    return {name: given[name] if name in given else defaults[name] for name in names}
 
 
-def _plain(value):
+def _plain(value: object) -> object:
     if isinstance(value, dict):
         return {str(key): _plain(item) for key, item in value.items()}
     if isinstance(value, (tuple, list)):
@@ -43,24 +38,38 @@ def _plain(value):
 
 
 class Event:
-    """Base of the engine's events (each a frozen dataclass with a `kind` class attribute).
+    """Base of the engine's events (each a frozen dataclass made by `@event`, with a `kind`).
 
-    The events are declared with init=False and share this __init__: several are made on every
-    action, and one __dict__ store is about three times as fast as a frozen dataclass's
-    generated __init__ (one object.__setattr__ per field; see state.py).
+    The events share this __init__: several are made on every action, and one __dict__ store
+    is about three times as fast as a frozen dataclass's generated __init__ (one
+    object.__setattr__ per field; see state.py). It takes the values by position or by name,
+    with the fields' defaults, as the generated one would (what `@event` tells type checkers).
     """
 
-    kind = "event"
-    private_to: int | None = None
+    kind: ClassVar[str] = "event"
+    # Set by @event on every subclass: its dataclass fields, their names (in order and as a
+    # set) and their defaults.
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+    _names: ClassVar[tuple[str, ...]]
+    _name_set: ClassVar[frozenset[str]]
+    _defaults: ClassVar[dict[str, Any]]
 
-    def __init__(self, *values, **named):
-        names, defaults = _layout(type(self))
-        if named or len(values) != len(names):
-            values = _arguments(type(self), names, defaults, values, named)
-        object.__setattr__(self, "__dict__", dict(zip(names, values)))
+    def __init__(self, *values: object, **named: object) -> None:
+        if not named and len(values) == len(self._names):
+            given = dict(zip(self._names, values))
+        elif not values and named.keys() == self._name_set:
+            given = named  # every field by name: the dict made for this call will do
+        else:
+            given = _arguments(type(self), values, named)
+        object.__setattr__(self, "__dict__", given)
 
-    def as_dict(self) -> dict:
-        answer = {"kind": self.kind}
+    @property
+    def private_to(self) -> int | None:
+        """The one seat this event is for, or None when everyone may see it."""
+        return None
+
+    def as_dict(self) -> dict[str, object]:
+        answer: dict[str, object] = {"kind": self.kind}
         for field in fields(self):
             answer[field.name] = _plain(getattr(self, field.name))
         if "private_to" not in answer:
@@ -68,7 +77,22 @@ class Event:
         return answer
 
 
-@dataclass(frozen=True, init=False)
+_E = TypeVar("_E", bound=Event)
+
+
+@dataclass_transform(frozen_default=True)
+def event(cls: type[_E]) -> type[_E]:
+    """Make an Event subclass a frozen dataclass that keeps Event's fast __init__."""
+    cls = dataclass(frozen=True, init=False)(cls)
+    cls._names = tuple(field.name for field in fields(cls))
+    cls._name_set = frozenset(cls._names)
+    cls._defaults = {
+        field.name: field.default for field in fields(cls) if field.default is not MISSING
+    }
+    return cls
+
+
+@event
 class HandStarted(Event):
     kind = "hand_started"
     button: int
@@ -76,11 +100,11 @@ class HandStarted(Event):
     big_blind_seat: int
     small_blind: int
     big_blind: int
-    structure: str
-    stacks: dict  # seat -> chips before the blinds
+    structure: Structure
+    stacks: Mapping[int, int]  # seat -> chips before the blinds
 
 
-@dataclass(frozen=True, init=False)
+@event
 class BlindPosted(Event):
     """blind: "small", "big", "post" (a live big blind on entry or return) or "dead"."""
 
@@ -91,7 +115,7 @@ class BlindPosted(Event):
     all_in: bool
 
 
-@dataclass(frozen=True, init=False)
+@event
 class HoleCards(Event):
     """A player's two cards, for that player only."""
 
@@ -104,14 +128,14 @@ class HoleCards(Event):
         return self.seat
 
 
-@dataclass(frozen=True, init=False)
+@event
 class ActionTaken(Event):
     """amount: chips this action put in; to: the seat's round total after it; reason: None,
     "timeout" or "disconnect" when the engine acted for the player (RULES.md 5)."""
 
     kind = "action"
     seat: int
-    action: str
+    action: Action
     amount: int
     to: int
     stack: int
@@ -119,7 +143,7 @@ class ActionTaken(Event):
     reason: str | None = None
 
 
-@dataclass(frozen=True, init=False)
+@event
 class Protected(Event):
     """RULES.md 5, all-in protection: the seat stops acting and keeps its stack behind."""
 
@@ -128,22 +152,22 @@ class Protected(Event):
     committed: int
 
 
-@dataclass(frozen=True, init=False)
+@event
 class StreetDealt(Event):
     kind = "street"
-    street: str
+    street: Street
     cards: tuple[str, ...]
     board: tuple[str, ...]
 
 
-@dataclass(frozen=True, init=False)
+@event
 class UncalledReturned(Event):
     kind = "uncalled_returned"
     seat: int
     amount: int
 
 
-@dataclass(frozen=True, init=False)
+@event
 class ShowdownShown(Event):
     kind = "showdown"
     seat: int
@@ -152,13 +176,13 @@ class ShowdownShown(Event):
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True, init=False)
+@event
 class Mucked(Event):
     kind = "mucked"
     seat: int
 
 
-@dataclass(frozen=True, init=False)
+@event
 class PotAwarded(Event):
     kind = "pot_awarded"
     index: int
@@ -166,29 +190,29 @@ class PotAwarded(Event):
     rake: int
     eligible: tuple[int, ...]
     winners: tuple[int, ...]
-    shares: dict  # seat -> chips
+    shares: Mapping[int, int]  # seat -> chips
 
 
-@dataclass(frozen=True, init=False)
+@event
 class HandEnded(Event):
     kind = "hand_ended"
     uncontested: bool
     rake: int
-    payouts: dict
-    net: dict
-    final_stacks: dict
+    payouts: Mapping[int, int]
+    net: Mapping[int, int]
+    final_stacks: Mapping[int, int]
 
 
-@dataclass(frozen=True, init=False)
+@event
 class HandsTabled(Event):
     """RULES.md 4: every remaining player is all in and no betting is left: all hands are
     turned face up before the board is run out. `hands` is seat -> hole cards."""
 
     kind = "hands_tabled"
-    hands: dict
+    hands: Mapping[int, tuple[str, ...]]
 
 
-@dataclass(frozen=True, init=False)
+@event
 class HandShown(Event):
     """An uncontested winner chose to show (RULES.md 4)."""
 

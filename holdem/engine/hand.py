@@ -4,16 +4,17 @@ Every function takes a frozen HandState and returns a new one plus the events it
 refused move raises IllegalAction and changes nothing (docs/engine-api.md).
 """
 
+import dataclasses
 from collections.abc import Sequence
-from dataclasses import replace
 
-from holdem.engine.betting import ACTIONS, Legal, check_move, legal_actions
+from holdem.engine.betting import Legal, check_move, legal_actions
 from holdem.engine.cards import new_deck
 from holdem.engine.errors import IllegalAction
 from holdem.engine.evaluator import best_five
 from holdem.engine.events import (
     ActionTaken,
     BlindPosted,
+    Event,
     HandShown,
     HandStarted,
     HoleCards,
@@ -21,7 +22,9 @@ from holdem.engine.events import (
     Protected,
 )
 from holdem.engine.frozen import FrozenDict
+from holdem.engine.names import CHECK, FOLD, PREFLOP, Action
 from holdem.engine.options import HandOptions
+from holdem.engine.positions import blind_indexes
 from holdem.engine.rounds import proceed, round_start_increment
 from holdem.engine.state import POSTS, HandState, PlayerState, SeatIn
 
@@ -38,11 +41,15 @@ __all__ = [
 ]
 
 _CARD_CODES = frozenset(new_deck())
+# The action names a player may send, to their Action (a plain string becomes its member).
+_ACTIONS = {action.value: action for action in Action}
+
+Step = tuple[HandState, list[Event]]  # what every move returns: the new state and its events
 
 
 def start_hand(
     options: HandOptions, seats: Sequence[SeatIn], button: int, deck: Sequence[str]
-) -> tuple[HandState, list]:
+) -> Step:
     """Deal a hand: post the blinds, deal two hole cards each, and find the first to act.
 
     `seats` are the players dealt in, in any order; clockwise is increasing seat number.
@@ -51,40 +58,32 @@ def start_hand(
     """
     seat_ins = _checked_seats(options, seats, button)
     count = len(seat_ins)
-    deck = tuple(deck)
+    cards = tuple(deck)
     needed = 2 * count + 8
-    if len(deck) < needed or len(set(deck)) != len(deck) or not _CARD_CODES.issuperset(deck):
+    if len(cards) < needed or len(set(cards)) != len(cards) or not _CARD_CODES.issuperset(cards):
         raise ValueError(f"deck: need at least {needed} distinct card codes")
 
     # Clockwise is increasing seat number; the first dealt seat left of the button starts.
-    after_button = next((i for i, s in enumerate(seat_ins) if s.seat > button), 0)
-    if count == 2:
-        # RULES.md 3 heads-up: the button posts the small blind (a dead button: the first dealt
-        # seat after it plays the button).
-        small = next((i for i, s in enumerate(seat_ins) if s.seat == button), after_button)
-    else:
-        small = after_button
-    big = (small + 1) % count
+    after_button, small, big = blind_indexes([s.seat for s in seat_ins], button)
 
     # RULES.md 3: two hole cards each, one at a time clockwise, starting left of the button.
-    holes = [None] * count
+    holes = {}
     for step in range(count):
-        index = (after_button + step) % count
-        holes[index] = (deck[step], deck[count + step])
+        holes[(after_button + step) % count] = (cards[step], cards[count + step])
     players = [
-        PlayerState(s.seat, s.stack, holes[i], auto_muck=s.auto_muck)
+        PlayerState(seat=s.seat, stack=s.stack, hole=holes[i], auto_muck=s.auto_muck)
         for i, s in enumerate(seat_ins)
     ]
 
-    events = [
+    events: list[Event] = [
         HandStarted(
-            button,
-            seat_ins[small].seat,
-            seat_ins[big].seat,
-            options.small_blind,
-            options.big_blind,
-            options.structure,
-            FrozenDict({s.seat: s.stack for s in seat_ins}),
+            button=button,
+            small_blind_seat=seat_ins[small].seat,
+            big_blind_seat=seat_ins[big].seat,
+            small_blind=options.small_blind,
+            big_blind=options.big_blind,
+            structure=options.structure,
+            stacks=FrozenDict({s.seat: s.stack for s in seat_ins}),
         )
     ]
     _post(players, small, options.small_blind, 0, "small", events)
@@ -102,20 +101,29 @@ def start_hand(
 
     current_bet = max(options.big_blind, max(player.bet for player in players))
     state = HandState(
-        options,
-        button,
-        tuple(players),
-        deck[2 * count : needed],
-        small,
-        big,
+        options=options,
+        button=button,
+        players=tuple(players),
+        stub=cards[2 * count : needed],
+        small_blind_index=small,
+        big_blind_index=big,
         current_bet=current_bet,
-        min_increment=round_start_increment(options, "preflop"),
+        min_increment=round_start_increment(options, PREFLOP),
     )
     # RULES.md 3: before the flop the first to act is left of the big blind.
-    return proceed(state, players, current_bet, state.min_increment, 0, None, big + 1, events)
+    return proceed(
+        state,
+        players,
+        events,
+        start=big + 1,
+        current_bet=current_bet,
+        min_increment=state.min_increment,
+        raises=0,
+        aggressor=None,
+    )
 
 
-def _checked_seats(options, seats, button) -> list[SeatIn]:
+def _checked_seats(options: object, seats: Sequence[SeatIn], button: object) -> list[SeatIn]:
     if not isinstance(options, HandOptions):
         raise ValueError("options: need a HandOptions")
     if type(button) is not int:
@@ -140,28 +148,34 @@ def _checked_seats(options, seats, button) -> list[SeatIn]:
     return seat_ins
 
 
-def _post(players: list, index: int, live_to: int, dead: int, blind: str, events: list) -> None:
+def _post(
+    players: list[PlayerState],
+    index: int,
+    live_to: int,
+    dead: int,
+    blind: str,
+    events: list[Event],
+) -> None:
     """RULES.md 3: a blind is posted in full, or all the player has (then they are all in).
     `live_to` is the live bet to reach; `dead` chips go straight to the pot."""
     p = players[index]
     live = min(max(live_to - p.bet, 0), p.stack)
     dead = min(dead, p.stack - live)
     if live:
-        events.append(BlindPosted(p.seat, blind, live, live == p.stack))
+        events.append(BlindPosted(seat=p.seat, blind=blind, amount=live, all_in=live == p.stack))
     if dead:
-        events.append(BlindPosted(p.seat, "dead", dead, live + dead == p.stack))
-    players[index] = PlayerState(
-        p.seat,
-        p.stack - live - dead,
-        p.hole,
-        p.bet + live,
-        p.committed + live + dead,
-        p.dead + dead,
-        auto_muck=p.auto_muck,
+        events.append(
+            BlindPosted(seat=p.seat, blind="dead", amount=dead, all_in=live + dead == p.stack)
+        )
+    players[index] = p.replace(
+        stack=p.stack - live - dead,
+        bet=p.bet + live,
+        committed=p.committed + live + dead,
+        dead=p.dead + dead,
     )
 
 
-def _index_of(state: HandState, seat) -> int:
+def _index_of(state: HandState, seat: object) -> int:
     if not isinstance(seat, bool) and isinstance(seat, int):
         for index, player in enumerate(state.players):
             if player.seat == seat:
@@ -169,44 +183,45 @@ def _index_of(state: HandState, seat) -> int:
     raise IllegalAction("unknown_seat", f"seat {seat!r} is not dealt in this hand")
 
 
-def _turn_of(state: HandState, seat) -> int:
+def _turn_of(state: HandState, seat: object) -> int:
     """The index of `seat`, which must be the player to act."""
-    if state.result is not None:
-        raise IllegalAction("hand_over", "the hand is over")
     actor = state.actor
+    if state.result is not None or actor is None:  # (only a finished hand has nobody to act)
+        raise IllegalAction("hand_over", "the hand is over")
     if state.players[actor].seat == seat and type(seat) is int:
         return actor
     index = _index_of(state, seat)
-    if index != state.actor:
+    if index != actor:
         raise IllegalAction("not_your_turn", f"it is seat {state.to_act}'s turn")
     return index
 
 
-def apply_action(state: HandState, seat: int, action: str, to: int | None = None):
+def apply_action(state: HandState, seat: int, action: str, to: int | None = None) -> Step:
     """Apply one player's action; `to` is their total for this betting round (bet/raise)."""
     if state.result is not None:
         raise IllegalAction("hand_over", "the hand is over")
-    if not isinstance(action, str) or action not in ACTIONS:
+    move = _ACTIONS.get(action) if isinstance(action, str) else None
+    if move is None:
         raise IllegalAction(
-            "unknown_action", f"unknown action {action!r}: one of {', '.join(ACTIONS)}"
+            "unknown_action", f"unknown action {action!r}: one of {', '.join(Action)}"
         )
     index = _turn_of(state, seat)
-    total = check_move(state, state.players[index], action, to)
-    return _act(state, index, action, total, None)
+    total = check_move(state, state.players[index], move, to)
+    return _act(state, index, move, total, None)
 
 
-def apply_timeout(state: HandState, seat: int):
+def apply_timeout(state: HandState, seat: int) -> Step:
     """RULES.md 5: the turn ran out: check if nothing is owed, else fold."""
     index = _turn_of(state, seat)
     player = state.players[index]
-    action = "check" if player.bet >= state.current_bet else "fold"
+    action = CHECK if player.bet >= state.current_bet else FOLD
     return _act(state, index, action, player.bet, "timeout")
 
 
-def _act(state: HandState, index: int, action: str, total: int, reason: str | None):
+def _act(state: HandState, index: int, action: Action, total: int, reason: str | None) -> Step:
     player = state.players[index]
     players = list(state.players)
-    if action == "fold":
+    if action == FOLD:
         players[index] = player.folds()
     else:
         players[index] = player.pays(total - player.bet)
@@ -220,21 +235,30 @@ def _act(state: HandState, index: int, action: str, total: int, reason: str | No
         current_bet = total
         aggressor = player.seat
     moved = players[index]
-    events = [
+    events: list[Event] = [
         ActionTaken(
-            player.seat,
-            action,
-            moved.bet - player.bet,
-            moved.bet,
-            moved.stack,
-            moved.all_in,
-            reason,
+            seat=player.seat,
+            action=action,
+            amount=moved.bet - player.bet,
+            to=moved.bet,
+            stack=moved.stack,
+            all_in=moved.all_in,
+            reason=reason,
         )
     ]
-    return proceed(state, players, current_bet, min_increment, raises, aggressor, index + 1, events)
+    return proceed(
+        state,
+        players,
+        events,
+        start=index + 1,
+        current_bet=current_bet,
+        min_increment=min_increment,
+        raises=raises,
+        aggressor=aggressor,
+    )
 
 
-def apply_disconnect(state: HandState, seat: int, protect: bool):
+def apply_disconnect(state: HandState, seat: int, protect: bool) -> Step:
     """RULES.md 5. protect=True (all-in protection): the seat stops acting, keeps its stack
     behind and stays eligible for the pots up to what it has put in. protect=False: the seat
     folds at once, even out of turn."""
@@ -249,32 +273,46 @@ def apply_disconnect(state: HandState, seat: int, protect: bool):
     if player.stack == 0:
         # RULES.md 5: a player already all in has nothing to protect and uses no protection.
         raise IllegalAction("all_in", f"seat {seat} is already all in")
-    if index == state.actor:
+    actor = state.actor
+    if actor is None:  # (a hand not over always has a player to act)
+        raise IllegalAction("hand_over", "the hand is over")
+    if index == actor:
         if not protect:
-            return _act(state, index, "fold", player.bet, "disconnect")
+            return _act(state, index, FOLD, player.bet, "disconnect")
         start = index + 1
     else:
-        start = state.actor
+        start = actor
     players = list(state.players)
+    events: list[Event]
     if protect:
-        players[index] = replace(player, protected=True)
+        players[index] = player.replace(protected=True)
         events = [Protected(seat, player.committed)]
     else:
         players[index] = player.folds()
-        events = [ActionTaken(seat, "fold", 0, player.bet, player.stack, False, "disconnect")]
+        events = [
+            ActionTaken(
+                seat=seat,
+                action=FOLD,
+                amount=0,
+                to=player.bet,
+                stack=player.stack,
+                all_in=False,
+                reason="disconnect",
+            )
+        ]
     return proceed(
         state,
         players,
-        state.current_bet,
-        state.min_increment,
-        state.raises,
-        state.aggressor,
-        start,
         events,
+        start=start,
+        current_bet=state.current_bet,
+        min_increment=state.min_increment,
+        raises=state.raises,
+        aggressor=state.aggressor,
     )
 
 
-def show_hand(state: HandState, seat: int):
+def show_hand(state: HandState, seat: int) -> Step:
     """RULES.md 4 [003]: the winner of an uncontested hand may choose to show it, and so may a
     player without auto-muck whose hand a shown hand beat (instead of mucking)."""
     result = state.result
@@ -284,7 +322,7 @@ def show_hand(state: HandState, seat: int):
     player = state.players[index]
     if seat in result.undecided:
         hand = best_five(player.hole + state.board)
-        result = replace(
+        result = dataclasses.replace(
             result,
             shown=FrozenDict({**result.shown, seat: player.hole}),
             best=FrozenDict(
@@ -292,7 +330,7 @@ def show_hand(state: HandState, seat: int):
             ),
             undecided=tuple(s for s in result.undecided if s != seat),
         )
-        return replace(state, result=result), [HandShown(seat, player.hole)]
+        return state.replace(result=result), [HandShown(seat, player.hole)]
     if not result.uncontested or player.folded:
         raise IllegalAction(
             "not_uncontested_winner", "only the winner of an uncontested hand may show"
@@ -303,11 +341,13 @@ def show_hand(state: HandState, seat: int):
     if len(state.board) >= 3:
         hand = best_five(player.hole + state.board)
         best = FrozenDict({**best, seat: FrozenDict(category=hand.category, cards=hand.cards)})
-    result = replace(result, shown=FrozenDict({**result.shown, seat: player.hole}), best=best)
-    return replace(state, result=result), [HandShown(seat, player.hole)]
+    result = dataclasses.replace(
+        result, shown=FrozenDict({**result.shown, seat: player.hole}), best=best
+    )
+    return state.replace(result=result), [HandShown(seat, player.hole)]
 
 
-def muck_hand(state: HandState, seat: int | None = None):
+def muck_hand(state: HandState, seat: int | None = None) -> Step:
     """RULES.md 4 [003]: a player offered Show or Muck mucks (seat), or the time to choose ran
     out and every player still choosing mucks (seat None)."""
     result = state.result
@@ -318,9 +358,9 @@ def muck_hand(state: HandState, seat: int | None = None):
     leaving = result.undecided if seat is None else (seat,)
     if not leaving:
         return state, []
-    result = replace(
+    result = dataclasses.replace(
         result,
         mucked=result.mucked + tuple(leaving),
         undecided=tuple(s for s in result.undecided if s not in leaving),
     )
-    return replace(state, result=result), [Mucked(s) for s in leaving]
+    return state.replace(result=result), [Mucked(s) for s in leaving]

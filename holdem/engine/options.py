@@ -7,9 +7,12 @@ compute blinds as RULES.md 3 and 7 say.
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, TypeGuard
 
-STRUCTURES = ("no_limit", "pot_limit", "fixed_limit")
+from holdem.engine.names import FIXED_LIMIT, FLOP, PREFLOP, Structure
+
 MIN_RAISE_RULES = ("full", "any")
+_STRUCTURE_CHOICES = f"structure: must be one of {', '.join(Structure)}"
 
 # RULES.md 1 options that matter to one hand; the others are the table's business.
 HAND_OPTION_NAMES = frozenset(
@@ -42,16 +45,16 @@ TABLE_OPTION_NAMES = frozenset(
 )
 
 
-def is_chips(value) -> bool:
+def is_chips(value: object) -> TypeGuard[int]:
     """A whole number of chips: an int, and not a bool."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_percent(value) -> bool:
+def _is_percent(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 100
 
 
-def exact_fraction(percent) -> Fraction:
+def exact_fraction(percent: int | float) -> Fraction:
     """A percentage as an exact fraction of 1 (2.5 -> 1/40), read from its decimal digits."""
     return Fraction(str(percent)) / 100
 
@@ -60,7 +63,7 @@ def exact_fraction(percent) -> Fraction:
 class HandOptions:
     """Betting structure, blinds, raise rules and rake of one hand (docs/engine-api.md)."""
 
-    structure: str = "no_limit"
+    structure: Structure = Structure.NO_LIMIT
     small_blind: int = 1
     big_blind: int = 2
     small_bet: int | None = None
@@ -70,9 +73,9 @@ class HandOptions:
     rake_percent: int | float = 0
     rake_cap: int | None = None
 
-    def __post_init__(self):
-        if self.structure not in STRUCTURES:
-            raise ValueError(f"structure: must be one of {', '.join(STRUCTURES)}")
+    def __post_init__(self) -> None:
+        # A plain string becomes its Structure (equal to it: stored options read back equal).
+        object.__setattr__(self, "structure", _structure(self.structure))
         if self.min_raise not in MIN_RAISE_RULES:
             raise ValueError("min_raise: must be 'full' or 'any'")
         if not is_chips(self.big_blind) or self.big_blind < 1:
@@ -89,19 +92,24 @@ class HandOptions:
             value = getattr(self, name)
             if value is not None and (not is_chips(value) or value < 1):
                 raise ValueError(f"{name}: must be whole chips, at least 1")
-        if self.structure == "fixed_limit":
+        if self.structure == FIXED_LIMIT:
             # RULES.md 7: the lower stake is the big blind unless given; big bet = 2 x small bet.
-            if self.small_bet is None:
-                object.__setattr__(self, "small_bet", self.big_blind)
+            small_bet = self.big_blind if self.small_bet is None else self.small_bet
+            object.__setattr__(self, "small_bet", small_bet)
             if self.big_bet is None:
-                object.__setattr__(self, "big_bet", 2 * self.small_bet)
+                object.__setattr__(self, "big_bet", 2 * small_bet)
 
     def bet_size(self, street: str) -> int:
         """Fixed limit: the bet of a round, the small bet before the turn, then the big bet."""
-        return self.small_bet if street in ("preflop", "flop") else self.big_bet
+        size = self.small_bet if street in (PREFLOP, FLOP) else self.big_bet
+        if size is None:
+            raise ValueError("bet_size: only fixed limit has bet sizes")
+        return size
 
     @classmethod
-    def from_rules(cls, rules: Mapping, stacks: Iterable[int] | None = None) -> "HandOptions":
+    def from_rules(
+        cls, rules: Mapping[str, Any], stacks: Iterable[int] | None = None
+    ) -> "HandOptions":
         """Options from RULES.md section 1 names; `stacks` (chips of the players dealt in) are
         needed for `blinds: "dynamic"` unless `small_blind`/`big_blind` are given already.
 
@@ -113,15 +121,13 @@ class HandOptions:
         for name in rules:
             if name not in HAND_OPTION_NAMES and name not in TABLE_OPTION_NAMES:
                 raise ValueError(f"{name}: unknown option")
-        structure = rules.get("structure", "no_limit")
-        if structure not in STRUCTURES:
-            raise ValueError(f"structure: must be one of {', '.join(STRUCTURES)}")
+        structure = _structure(rules.get("structure", Structure.NO_LIMIT))
         small_bet = _optional_chips(rules, "small_bet")
         big_bet = _optional_chips(rules, "big_bet")
         small_blind = _optional_chips(rules, "small_blind")
         big_blind = _optional_chips(rules, "big_blind")
 
-        if structure == "fixed_limit":
+        if structure == FIXED_LIMIT:
             if small_bet is None:
                 if big_blind is None:
                     raise ValueError("small_bet: required for fixed limit")
@@ -143,7 +149,7 @@ class HandOptions:
                 raise ValueError("blinds: dynamic blinds need the stacks dealt in (stacks=...)")
         elif blinds == "fixed":
             if big_blind is None:
-                if structure != "fixed_limit":
+                if structure != FIXED_LIMIT or small_bet is None:
                     raise ValueError("big_blind: required for fixed blinds")
                 small_blind, big_blind = fixed_limit_blinds(small_bet)
             elif small_blind is None:
@@ -166,7 +172,14 @@ class HandOptions:
         )
 
 
-def _optional_chips(rules: Mapping, name: str) -> int | None:
+def _structure(name: object) -> Structure:
+    for structure in Structure:
+        if name == structure:
+            return structure
+    raise ValueError(_STRUCTURE_CHOICES)
+
+
+def _optional_chips(rules: Mapping[str, Any], name: str) -> int | None:
     value = rules.get(name)
     if value is None:
         return None
@@ -175,7 +188,7 @@ def _optional_chips(rules: Mapping, name: str) -> int | None:
     return value
 
 
-def _optional_count(rules: Mapping, name: str) -> int | None:
+def _optional_count(rules: Mapping[str, Any], name: str) -> int | None:
     """A cap that may be "none" (RULES.md 1: raise_cap none or N; rake_cap none)."""
     value = rules.get(name)
     if value is None or value == "none":

@@ -30,13 +30,15 @@ same after the last action, null once the hand is over). Exit status: 0 when ok,
 import argparse
 import json
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 from holdem.engine.betting import legal_actions
 from holdem.engine.cards import new_deck
 from holdem.engine.errors import IllegalAction
 from holdem.engine.hand import apply_action, apply_disconnect, apply_timeout, show_hand, start_hand
 from holdem.engine.options import HandOptions
-from holdem.engine.state import SeatIn
+from holdem.engine.state import HandState, SeatIn
 from holdem.engine.view import result_view
 
 SPEC_KEYS = {"options", "seats", "button", "board", "actions"}
@@ -49,7 +51,7 @@ class BadSpec(ValueError):
     """The replay description itself is malformed (not a refused move)."""
 
 
-def replay(spec, trace: bool = False) -> dict:
+def replay(spec: object, trace: bool = False) -> dict[str, Any]:
     """Play `spec` through the engine; the answer is a dict of JSON primitives, never an
     exception (see the module docstring)."""
     try:
@@ -58,8 +60,8 @@ def replay(spec, trace: bool = False) -> dict:
         return {"ok": False, "code": "internal_error", "message": repr(error)}
 
 
-def _replay(spec, trace: bool) -> dict:
-    steps = []
+def _replay(spec: object, trace: bool) -> dict[str, Any]:
+    steps: list[dict[str, Any] | None] = []
     try:
         state, actions, board = _start(spec)
         for step, entry in enumerate(actions):
@@ -87,8 +89,8 @@ def _replay(spec, trace: bool) -> dict:
             )
     except BadSpec as error:
         return _failed(trace, steps, code="bad_spec", message=str(error))
-    answer = {"ok": True, "complete": state.is_over, "board": list(state.board)}
-    if state.is_over:
+    answer: dict[str, Any] = {"ok": True, "complete": state.is_over, "board": list(state.board)}
+    if state.result is not None:
         result = result_view(state.result)
         answer.update(
             final_stacks=result["final_stacks"],
@@ -112,7 +114,7 @@ def _replay(spec, trace: bool) -> dict:
     return answer
 
 
-def probe(state) -> dict | None:
+def probe(state: HandState) -> dict[str, Any] | None:
     """What the seat to act may do now, or None when nobody is to act."""
     legal = legal_actions(state)
     if legal is None:
@@ -129,14 +131,14 @@ def probe(state) -> dict | None:
     }
 
 
-def _failed(trace: bool, steps: list, **fields) -> dict:
+def _failed(trace: bool, steps: list[dict[str, Any] | None], **fields: object) -> dict[str, Any]:
     answer = {"ok": False, **fields}
     if trace:
         answer["steps"] = steps
     return answer
 
 
-def _start(spec):
+def _start(spec: object) -> tuple[HandState, list[Any], list[Any]]:
     if not isinstance(spec, dict):
         raise BadSpec("the replay description must be a JSON object")
     unknown = sorted(set(spec) - SPEC_KEYS)
@@ -165,10 +167,10 @@ def _start(spec):
     try:
         seat_ins = [
             SeatIn(
-                entry["seat"],
-                entry["stack"],
-                entry.get("post", "none"),
-                entry.get("auto_muck", True),
+                seat=entry["seat"],
+                stack=entry["stack"],
+                post=entry.get("post", "none"),
+                auto_muck=entry.get("auto_muck", True),
             )
             for entry in seats
         ]
@@ -182,11 +184,11 @@ def _start(spec):
     return state, actions, board
 
 
-def _deck(seats: list, button, board: list) -> list[str]:
+def _deck(seats: list[dict[str, Any]], button: object, board: list[Any]) -> list[str]:
     """The deck that deals the given hole cards and board (engine order: docs/engine-api.md),
     burn cards and missing board cards taken from the unused cards in new_deck() order."""
-    holes = {}
-    named = []
+    holes: dict[int, list[str]] = {}
+    named: list[str] = []
     for entry in seats:
         hole = entry["hole"]
         if not isinstance(hole, list) or len(hole) != 2:
@@ -217,7 +219,7 @@ def _deck(seats: list, button, board: list) -> list[str]:
     return deck + unused
 
 
-def _checked_action(entry) -> dict:
+def _checked_action(entry: object) -> dict[str, Any]:
     if not isinstance(entry, dict):
         raise BadSpec("each action must be an object")
     unknown = sorted(set(entry) - ACTION_KEYS)
@@ -232,7 +234,7 @@ def _checked_action(entry) -> dict:
     return entry
 
 
-def _apply(state, move: dict):
+def _apply(state: HandState, move: dict[str, Any]) -> HandState:
     seat, action = move["seat"], move["action"]
     if action == "timeout":
         return apply_timeout(state, seat)[0]
@@ -243,7 +245,7 @@ def _apply(state, move: dict):
     return apply_action(state, seat, action, move.get("to"))[0]
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m holdem.engine.replay", description="Replay one hand described in JSON."
     )

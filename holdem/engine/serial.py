@@ -4,9 +4,12 @@ The text carries "format": 1 so a stored hand can be read by later versions of t
 """
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, fields
+from typing import Any
 
 from holdem.engine.frozen import FrozenDict
+from holdem.engine.names import Street
 from holdem.engine.options import HandOptions
 from holdem.engine.state import HandResult, HandState, PlayerState, PotResult
 
@@ -14,11 +17,17 @@ FORMAT = 1
 _PLAYER_FIELDS = tuple(field.name for field in fields(PlayerState))
 
 
-def _by_seat(mapping, encode=lambda value: value) -> dict:
+def _same(value: Any) -> Any:
+    return value
+
+
+def _by_seat(mapping: Mapping[int, Any], encode: Callable[[Any], Any] = _same) -> dict[str, Any]:
     return {str(seat): encode(value) for seat, value in mapping.items()}
 
 
-def _seat_map(mapping, decode=lambda value: value) -> FrozenDict:
+def _seat_map(
+    mapping: Mapping[str, Any], decode: Callable[[Any], Any] = _same
+) -> FrozenDict[int, Any]:
     return FrozenDict({int(seat): decode(value) for seat, value in mapping.items()})
 
 
@@ -44,7 +53,7 @@ def state_to_json(state: HandState) -> str:
     return json.dumps(document, separators=(",", ":"))
 
 
-def _result_document(result: HandResult) -> dict:
+def _result_document(result: HandResult) -> dict[str, Any]:
     return {
         "pots": [
             {
@@ -82,7 +91,7 @@ def state_from_json(text: str) -> HandState:
         raise ValueError(f"a damaged hand state: {error!r}") from None
 
 
-def _state_from(document: dict) -> HandState:
+def _state_from(document: dict[str, Any]) -> HandState:
     players = []
     for values in document["players"]:
         player = dict(zip(_PLAYER_FIELDS, values))
@@ -97,7 +106,7 @@ def _state_from(document: dict) -> HandState:
         small_blind_index=document["small_blind_index"],
         big_blind_index=document["big_blind_index"],
         board=tuple(document["board"]),
-        street=document["street"],
+        street=Street(document["street"]),
         actor=document["actor"],
         current_bet=document["current_bet"],
         min_increment=document["min_increment"],
@@ -107,15 +116,15 @@ def _state_from(document: dict) -> HandState:
     )
 
 
-def _result_from(document: dict) -> HandResult:
+def _result_from(document: dict[str, Any]) -> HandResult:
     return HandResult(
         pots=tuple(
             PotResult(
-                pot["amount"],
-                tuple(pot["eligible"]),
-                tuple(pot["winners"]),
-                _seat_map(pot["shares"]),
-                pot["rake"],
+                amount=pot["amount"],
+                eligible=tuple(pot["eligible"]),
+                winners=tuple(pot["winners"]),
+                shares=_seat_map(pot["shares"]),
+                rake=pot["rake"],
             )
             for pot in document["pots"]
         ),

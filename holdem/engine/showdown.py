@@ -3,12 +3,19 @@
 `settle` pays a finished hand, whether it went to showdown or was won uncontested.
 """
 
+from collections.abc import Sequence
+from typing import Any
+
 from holdem.engine.cards import parse_card
 from holdem.engine.evaluator import best_five, evaluate_ints
-from holdem.engine.events import HandEnded, Mucked, PotAwarded, ShowdownShown
+from holdem.engine.events import Event, HandEnded, Mucked, PotAwarded, ShowdownShown
 from holdem.engine.frozen import FrozenDict
-from holdem.engine.pots import Stake, pot_rakes, side_pots, split_pot
+from holdem.engine.names import OVER, SHOWDOWN
+from holdem.engine.pots import Pot, Stake, pot_rakes, side_pots, split_pot
 from holdem.engine.state import HandResult, HandState, PlayerState, PotResult
+
+# What the showdown reveals: HandResult's shown, best, mucked and undecided.
+Reveal = tuple[dict[int, tuple[str, ...]], dict[int, FrozenDict[str, Any]], list[int], list[int]]
 
 
 def clockwise(players: tuple[PlayerState, ...], start: int) -> list[PlayerState]:
@@ -21,12 +28,13 @@ def showdown_order(state: HandState) -> list[PlayerState]:
     start = state.lead_index
     if state.aggressor is not None:
         aggressor = state.index_of(state.aggressor)
-        if not state.players[aggressor].folded:  # (folded out of turn: RULES.md 5)
+        # (a folded aggressor folded out of turn: RULES.md 5)
+        if aggressor is not None and not state.players[aggressor].folded:
             start = aggressor
     return [player for player in clockwise(state.players, start) if not player.folded]
 
 
-def hand_pots(players, gathered_only: bool = False):
+def hand_pots(players: Sequence[PlayerState], gathered_only: bool = False) -> tuple[Pot, ...]:
     """The pots, eligible seats listed in the order of `players`. `gathered_only`: leave out
     the bets of the round in progress (a player all in this round marks no level yet)."""
     if gathered_only:
@@ -50,7 +58,7 @@ def hand_pots(players, gathered_only: bool = False):
     )
 
 
-def settle(state: HandState, tabled: bool = False) -> tuple[HandState, list]:
+def settle(state: HandState, tabled: bool = False) -> tuple[HandState, list[Event]]:
     """Award every pot of `state` (its board complete, or one player left) and end the hand.
     `tabled`: the hands were turned face up for an all-in run-out; nobody may muck."""
     ring = clockwise(state.players, state.lead_index)  # clockwise from the button
@@ -65,15 +73,16 @@ def settle(state: HandState, tabled: bool = False) -> tuple[HandState, list]:
     else:
         rakes = (0,) * len(pots)
 
-    events = []
-    values = {}
-    shown, best, mucked, undecided = {}, {}, [], []
+    events: list[Event] = []
+    values: dict[int, int] = {}
+    reveal: Reveal = ({}, {}, [], [])
     if not uncontested:
         board = [parse_card(card) for card in state.board]
         for player in contenders:
             first, second = player.hole
             values[player.seat] = evaluate_ints([parse_card(first), parse_card(second), *board])
-        shown, best, mucked, undecided = _reveal(state, pots, values, events, tabled)
+        reveal = _reveal(state, pots, values, events, tabled)
+    shown, best, mucked, undecided = reveal
 
     payouts = {player.seat: 0 for player in state.players}
     pot_results = []
@@ -88,30 +97,27 @@ def settle(state: HandState, tabled: bool = False) -> tuple[HandState, list]:
         shares = split_pot(pot.amount - rake, winners)
         for seat, chips in shares.items():
             payouts[seat] += chips
-        result = PotResult(
-            pot.amount, tuple(sorted(eligible)), tuple(sorted(winners)), FrozenDict(shares), rake
+        pot_result = PotResult(
+            amount=pot.amount,
+            eligible=tuple(sorted(eligible)),
+            winners=tuple(sorted(winners)),
+            shares=FrozenDict(shares),
+            rake=rake,
         )
-        pot_results.append(result)
+        pot_results.append(pot_result)
         events.append(
-            PotAwarded(index, pot.amount, rake, result.eligible, result.winners, result.shares)
+            PotAwarded(
+                index=index,
+                amount=pot.amount,
+                rake=rake,
+                eligible=pot_result.eligible,
+                winners=pot_result.winners,
+                shares=pot_result.shares,
+            )
         )
 
     players = tuple(
-        PlayerState(
-            p.seat,
-            p.stack + payouts[p.seat],
-            p.hole,
-            0,
-            p.committed,
-            p.dead,
-            p.returned,
-            p.folded,
-            p.acted,
-            p.protected,
-            p.auto_muck,
-        )
-        if payouts[p.seat] or p.bet
-        else p
+        p.replace(stack=p.stack + payouts[p.seat], bet=0) if payouts[p.seat] or p.bet else p
         for p in state.players
     )
     rake_total = sum(rakes)
@@ -130,32 +136,34 @@ def settle(state: HandState, tabled: bool = False) -> tuple[HandState, list]:
         mucked=tuple(mucked),
         undecided=tuple(undecided),
     )
-    events.append(HandEnded(uncontested, rake_total, result.payouts, net, final_stacks))
-    street = "over" if uncontested else "showdown"
-    return HandState(
-        state.options,
-        state.button,
-        players,
-        state.stub,
-        state.small_blind_index,
-        state.big_blind_index,
-        state.board,
-        street,
-        None,
-        state.current_bet,
-        state.min_increment,
-        state.raises,
-        state.aggressor,
-        result,
-    ), events
+    events.append(
+        HandEnded(
+            uncontested=uncontested,
+            rake=rake_total,
+            payouts=result.payouts,
+            net=net,
+            final_stacks=final_stacks,
+        )
+    )
+    street = OVER if uncontested else SHOWDOWN
+    return state.replace(players=players, street=street, actor=None, result=result), events
 
 
-def _reveal(state: HandState, pots, values: dict, events: list, tabled: bool):
+def _reveal(
+    state: HandState,
+    pots: Sequence[Pot],
+    values: dict[int, int],
+    events: list[Event],
+    tabled: bool,
+) -> Reveal:
     """RULES.md 4 [003]: a hand that could still win or tie any pot is always shown. One that,
     for every pot it can win, a hand already shown beats is mucked with auto-muck, and left to
     its player's choice (show or muck) without it. Hands tabled for an all-in run-out are all
     shown. Folded hands are never revealed."""
-    shown, best, mucked, undecided = {}, {}, [], []
+    shown: dict[int, tuple[str, ...]] = {}
+    best: dict[int, FrozenDict[str, Any]] = {}
+    mucked: list[int] = []
+    undecided: list[int] = []
     best_shown = [-1] * len(pots)  # per pot, the best value shown so far among its eligible
     for player in showdown_order(state):
         seat = player.seat
@@ -174,5 +182,7 @@ def _reveal(state: HandState, pots, values: dict, events: list, tabled: bool):
         hand = best_five(player.hole + state.board)
         shown[seat] = player.hole
         best[seat] = FrozenDict(category=hand.category, cards=hand.cards)
-        events.append(ShowdownShown(seat, player.hole, hand.category, hand.cards))
+        events.append(
+            ShowdownShown(seat=seat, hole=player.hole, category=hand.category, cards=hand.cards)
+        )
     return shown, best, mucked, undecided

@@ -4,12 +4,13 @@ Everything here is plain, immutable and equal by value, so a hand survives a JSO
 """
 
 from dataclasses import dataclass
+from typing import Any, TypedDict, Unpack
 
 from holdem.engine.frozen import FrozenDict
+from holdem.engine.names import Street
 from holdem.engine.options import HandOptions
 
 POSTS = ("none", "big", "big_and_dead_small")
-STREETS = ("preflop", "flop", "turn", "river")
 
 
 @dataclass(frozen=True)
@@ -27,9 +28,28 @@ class SeatIn:
 
 
 # PlayerState and HandState are made on every action. A frozen dataclass's generated __init__
-# sets each field with its own object.__setattr__ call; these two set their whole __dict__ at
-# once instead (about twice as fast). tests/engine/test_hand.py checks the signatures still
-# match the fields.
+# sets each field with its own object.__setattr__ call, and dataclasses.replace goes through
+# it by keyword; these two set their whole __dict__ at once instead: the keyword-only __init__
+# for a new one, `replace` for a changed copy (a third of dataclasses.replace's cost).
+# tests/engine/test_hand.py checks that the signatures and the change lists match the fields.
+_new = object.__new__
+_set = object.__setattr__
+
+
+class _PlayerChanges(TypedDict, total=False):
+    """The fields of PlayerState, for PlayerState.replace."""
+
+    seat: int
+    stack: int
+    hole: tuple[str, ...]
+    bet: int
+    committed: int
+    dead: int
+    returned: int
+    folded: bool
+    acted: bool
+    protected: bool
+    auto_muck: bool
 
 
 @dataclass(frozen=True, init=False)
@@ -55,19 +75,20 @@ class PlayerState:
 
     def __init__(
         self,
-        seat,
-        stack,
-        hole,
-        bet=0,
-        committed=0,
-        dead=0,
-        returned=0,
-        folded=False,
-        acted=False,
-        protected=False,
-        auto_muck=True,
-    ):
-        object.__setattr__(
+        *,
+        seat: int,
+        stack: int,
+        hole: tuple[str, ...],
+        bet: int = 0,
+        committed: int = 0,
+        dead: int = 0,
+        returned: int = 0,
+        folded: bool = False,
+        acted: bool = False,
+        protected: bool = False,
+        auto_muck: bool = True,
+    ) -> None:
+        _set(
             self,
             "__dict__",
             {
@@ -85,6 +106,12 @@ class PlayerState:
             },
         )
 
+    def replace(self, **changes: Unpack[_PlayerChanges]) -> "PlayerState":
+        """This player with some fields changed (dataclasses.replace, made fast)."""
+        changed = _new(PlayerState)
+        _set(changed, "__dict__", {**self.__dict__, **changes})
+        return changed
+
     @property
     def all_in(self) -> bool:
         return self.stack == 0 and not self.folded
@@ -96,68 +123,30 @@ class PlayerState:
 
     def pays(self, chips: int) -> "PlayerState":
         """This player after putting `chips` more in this round as an action."""
-        return PlayerState(
-            self.seat,
-            self.stack - chips,
-            self.hole,
-            self.bet + chips,
-            self.committed + chips,
-            self.dead,
-            self.returned,
-            self.folded,
-            True,
-            self.protected,
-            self.auto_muck,
+        return self.replace(
+            stack=self.stack - chips,
+            bet=self.bet + chips,
+            committed=self.committed + chips,
+            acted=True,
         )
 
     def folds(self) -> "PlayerState":
-        return PlayerState(
-            self.seat,
-            self.stack,
-            self.hole,
-            self.bet,
-            self.committed,
-            self.dead,
-            self.returned,
-            True,
-            True,
-            self.protected,
-            self.auto_muck,
-        )
+        return self.replace(folded=True, acted=True)
 
     def gets_back(self, chips: int) -> "PlayerState":
         """This player after an uncalled part of their bet is returned (RULES.md 3)."""
-        return PlayerState(
-            self.seat,
-            self.stack + chips,
-            self.hole,
-            self.bet - chips,
-            self.committed - chips,
-            self.dead,
-            self.returned + chips,
-            self.folded,
-            self.acted,
-            self.protected,
-            self.auto_muck,
+        return self.replace(
+            stack=self.stack + chips,
+            bet=self.bet - chips,
+            committed=self.committed - chips,
+            returned=self.returned + chips,
         )
 
     def next_round(self) -> "PlayerState":
         """This player when the bets are gathered and a new betting round begins."""
         if not self.bet and not self.acted:
             return self
-        return PlayerState(
-            self.seat,
-            self.stack,
-            self.hole,
-            0,
-            self.committed,
-            self.dead,
-            self.returned,
-            self.folded,
-            False,
-            self.protected,
-            self.auto_muck,
-        )
+        return self.replace(bet=0, acted=False)
 
 
 @dataclass(frozen=True)
@@ -167,7 +156,7 @@ class PotResult:
     amount: int
     eligible: tuple[int, ...]
     winners: tuple[int, ...]
-    shares: FrozenDict
+    shares: FrozenDict[int, int]
     rake: int
 
 
@@ -177,17 +166,36 @@ class HandResult:
 
     pots: tuple[PotResult, ...]
     rake: int
-    payouts: FrozenDict
-    final_stacks: FrozenDict
-    net: FrozenDict
-    shown: FrozenDict
-    best: FrozenDict
+    payouts: FrozenDict[int, int]
+    final_stacks: FrozenDict[int, int]
+    net: FrozenDict[int, int]
+    shown: FrozenDict[int, tuple[str, ...]]
+    best: FrozenDict[int, FrozenDict[str, Any]]  # seat -> {"category": str, "cards": tuple}
     uncontested: bool
-    returned: FrozenDict
+    returned: FrozenDict[int, int]
     mucked: tuple[int, ...] = ()
     # RULES.md 4 [003]: players without auto-muck whose hand a shown hand beats, who have not
     # yet chosen to show or muck (muck when the table's time for it runs out).
     undecided: tuple[int, ...] = ()
+
+
+class _HandChanges(TypedDict, total=False):
+    """The fields of HandState, for HandState.replace."""
+
+    options: HandOptions
+    button: int
+    players: tuple[PlayerState, ...]
+    stub: tuple[str, ...]
+    small_blind_index: int
+    big_blind_index: int
+    board: tuple[str, ...]
+    street: Street
+    actor: int | None
+    current_bet: int
+    min_increment: int
+    raises: int
+    aggressor: int | None
+    result: HandResult | None
 
 
 @dataclass(frozen=True, init=False)
@@ -209,7 +217,7 @@ class HandState:
     small_blind_index: int
     big_blind_index: int
     board: tuple[str, ...] = ()
-    street: str = "preflop"
+    street: Street = Street.PREFLOP
     actor: int | None = None
     current_bet: int = 0
     min_increment: int = 0
@@ -219,22 +227,23 @@ class HandState:
 
     def __init__(
         self,
-        options,
-        button,
-        players,
-        stub,
-        small_blind_index,
-        big_blind_index,
-        board=(),
-        street="preflop",
-        actor=None,
-        current_bet=0,
-        min_increment=0,
-        raises=0,
-        aggressor=None,
-        result=None,
-    ):
-        object.__setattr__(
+        *,
+        options: HandOptions,
+        button: int,
+        players: tuple[PlayerState, ...],
+        stub: tuple[str, ...],
+        small_blind_index: int,
+        big_blind_index: int,
+        board: tuple[str, ...] = (),
+        street: Street = Street.PREFLOP,
+        actor: int | None = None,
+        current_bet: int = 0,
+        min_increment: int = 0,
+        raises: int = 0,
+        aggressor: int | None = None,
+        result: HandResult | None = None,
+    ) -> None:
+        _set(
             self,
             "__dict__",
             {
@@ -254,6 +263,12 @@ class HandState:
                 "result": result,
             },
         )
+
+    def replace(self, **changes: Unpack[_HandChanges]) -> "HandState":
+        """This state with some fields changed (dataclasses.replace, made fast)."""
+        changed = _new(HandState)
+        _set(changed, "__dict__", {**self.__dict__, **changes})
+        return changed
 
     @property
     def is_over(self) -> bool:
@@ -314,7 +329,7 @@ class HandState:
                 return player
         raise KeyError(seat)
 
-    def index_of(self, seat) -> int | None:
+    def index_of(self, seat: int) -> int | None:
         for index, player in enumerate(self.players):
             if player.seat == seat:
                 return index

@@ -3,21 +3,23 @@
 Hole cards of others are absent, not hidden; the deck, burn cards and undealt cards never appear.
 """
 
+from collections.abc import Mapping
 from dataclasses import asdict
+from typing import Any
 
 from holdem.engine.betting import legal_actions
 from holdem.engine.showdown import hand_pots
 from holdem.engine.state import HandResult, HandState
 
 
-def view(state: HandState, seat: int | None = None) -> dict:
+def view(state: HandState, seat: int | None = None) -> dict[str, Any]:
     """The hand as `seat` sees it (None: a spectator)."""
     options = state.options
     result = state.result
-    shown = result.shown if result is not None else {}
+    shown: Mapping[int, tuple[str, ...]] = result.shown if result is not None else {}
     seats = []
     for player in state.players:
-        entry = {
+        entry: dict[str, Any] = {
             "seat": player.seat,
             "stack": player.stack,
             "bet": player.bet,
@@ -34,7 +36,7 @@ def view(state: HandState, seat: int | None = None) -> dict:
         elif player.seat in shown:
             entry["hole"] = list(shown[player.seat])
         seats.append(entry)
-    answer = {
+    answer: dict[str, Any] = {
         "street": state.street,
         "board": list(state.board),
         "button": state.button,
@@ -57,7 +59,7 @@ def view(state: HandState, seat: int | None = None) -> dict:
     return answer
 
 
-def _pots(state: HandState) -> list[dict]:
+def _pots(state: HandState) -> list[dict[str, Any]]:
     """The pots in the middle; chips bet in the current round are shown in front of the seats."""
     if state.result is not None:
         return [{"amount": pot.amount, "eligible": list(pot.eligible)} for pot in state.result.pots]
@@ -67,11 +69,11 @@ def _pots(state: HandState) -> list[dict]:
     ]
 
 
-def _by_seat(mapping) -> dict:
+def _by_seat(mapping: Mapping[int, Any]) -> dict[str, Any]:
     return {str(seat): value for seat, value in mapping.items()}
 
 
-def result_view(result: HandResult) -> dict:
+def result_view(result: HandResult) -> dict[str, Any]:
     """A finished hand's result as JSON primitives (seat keys as strings)."""
     return {
         "pots": [

@@ -15,6 +15,7 @@ from django.utils import timezone
 from casino.errors import DomainError
 from holdem import engine
 from holdem.engine.cards import new_deck, shuffle
+from holdem.engine.positions import blind_seats, next_button
 from holdem.engine.view import result_view
 from holdem.locks import seats_lock, table_lock
 from holdem.models import (
@@ -27,7 +28,6 @@ from holdem.models import (
     TableStatus,
 )
 from holdem.options import hand_options
-from holdem.positions import blind_seats, next_button
 from holdem.selectors import muck_choice
 from holdem.services.countdown import countdown_start
 from holdem.services.notify import notify_table

@@ -2,9 +2,11 @@
 naming and amounts, timeouts, disconnection, showing, showdown order, events, purity."""
 
 import ast
+import dataclasses
 import inspect
 import json
 import pathlib
+import typing
 from dataclasses import MISSING, fields
 
 import pytest
@@ -56,12 +58,31 @@ def refused(state, seat, action, to=None):
 
 
 @pytest.mark.parametrize("cls", [PlayerState, HandState, Legal])
-def test_hand_written_constructors_take_exactly_the_dataclass_fields(cls):
+def test_hand_written_constructors_take_exactly_the_dataclass_fields_by_keyword(cls):
     parameters = list(inspect.signature(cls.__init__).parameters.values())[1:]
     assert [p.name for p in parameters] == [f.name for f in fields(cls)]
     for parameter, field in zip(parameters, fields(cls)):
         default = inspect.Parameter.empty if field.default is MISSING else field.default
         assert parameter.default == default, field.name
+        assert parameter.kind is inspect.Parameter.KEYWORD_ONLY, field.name
+        assert parameter.annotation == field.type, field.name
+
+
+@pytest.mark.parametrize("cls", [PlayerState, HandState])
+def test_replace_takes_every_field_and_changes_only_what_it_is_given(cls):
+    (changes,) = [p.annotation for p in inspect.signature(cls.replace).parameters.values()][1:]
+    typed = typing.get_args(changes)[0]  # Unpack[TypedDict]
+    assert typing.get_type_hints(typed) == {f.name: f.type for f in fields(cls)}
+
+    state = start({0: 1000, 1: 1000, 2: 500}, 0)
+    original = state if cls is HandState else state.players[1]
+    name = fields(cls)[1].name  # HandState.button, PlayerState.stack
+    changed = original.replace(**{name: 7})
+    assert changed == dataclasses.replace(original, **{name: 7}) != original
+    assert [n for n in vars(original) if vars(changed)[n] != vars(original)[n]] == [name]
+    assert type(changed) is cls and hash(changed) != hash(original)
+    with pytest.raises(AttributeError):
+        setattr(changed, name, 8)  # still frozen
 
 
 def test_states_are_frozen_and_equal_by_value():

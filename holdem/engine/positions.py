@@ -1,0 +1,49 @@
+"""Where the button and the blinds fall among the seats dealt in (RULES.md 3).
+
+`start_hand` places a hand's blinds with `blind_indexes`; the tables call `blind_seats` and
+`next_button` before a hand, to decide who waits for the big blind and who misses a blind.
+"""
+
+from collections.abc import Iterable, Sequence
+
+from holdem.engine.cards import Rng
+
+
+def first_after(seats: Sequence[int], seat: int) -> int:
+    """Index of the first of `seats` (in increasing order) strictly clockwise after `seat`:
+    seat numbers increase clockwise and wrap around."""
+    for index, candidate in enumerate(seats):
+        if candidate > seat:
+            return index
+    return 0
+
+
+def blind_indexes(seats: Sequence[int], button: int) -> tuple[int, int, int]:
+    """For `seats` in increasing order (at least two) and a button seat, dealt in or not: the
+    indexes of the first seat left of the button (dealt first), the small blind, the big blind."""
+    after_button = first_after(seats, button)
+    if len(seats) == 2 and button in seats:
+        # RULES.md 3 heads-up: the button posts the small blind (a dead button: the first
+        # dealt seat after it plays the button).
+        small = seats.index(button)
+    else:
+        small = after_button
+    return after_button, small, (small + 1) % len(seats)
+
+
+def blind_seats(dealt: Iterable[int], button: int) -> tuple[int, int]:
+    """(small blind seat, big blind seat) for the seats dealt in and a button seat."""
+    seats = sorted(dealt)
+    if len(seats) < 2:
+        raise ValueError("blinds need at least two players")
+    _, small, big = blind_indexes(seats, button)
+    return seats[small], seats[big]
+
+
+def next_button(previous: int | None, dealt: Iterable[int], rng: Rng) -> int:
+    """RULES.md 3: the first button is drawn at random; then it moves to the next player dealt
+    in (the first one clockwise after the old button's seat, occupied or not)."""
+    seats = sorted(dealt)
+    if previous is None:
+        return seats[rng.randrange(len(seats))]
+    return seats[first_after(seats, previous)]
