@@ -26,6 +26,7 @@ STATE_FIELDS = (
     "last_hand",
     "button_seat",
     "hands_played",
+    "hand_actions",
     "seq",
     "rake_collected",
     "created_at",

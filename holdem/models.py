@@ -98,6 +98,9 @@ class Table(models.Model):
     last_hand = models.ForeignKey(
         "HandRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    hand_actions = models.PositiveIntegerField(
+        default=0, help_text="Actions logged in the hand in progress: the next one's index."
+    )
     button_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     hands_played = models.PositiveIntegerField(default=0)
     seq = models.PositiveBigIntegerField(

@@ -165,8 +165,11 @@ def _last_result(table) -> dict | None:
     }
 
 
-def private_part(table, user, state=None, seat=None, balance=None, seated_here=False) -> dict:
-    """What only this user may see: their seat, their hole cards and legal actions, their wallet."""
+def private_part(
+    table, user, state=None, seat=None, balance=None, seated_here=False, with_balance=True
+) -> dict:
+    """What only this user may see: their seat, their hole cards and legal actions, their wallet
+    (left out with `with_balance=False`: it did not change, and the client keeps the last one)."""
     if seat is None and not seated_here:
         seat = Seat.objects.filter(table=table, user=user).first()
     elsewhere = None
@@ -178,7 +181,9 @@ def private_part(table, user, state=None, seat=None, balance=None, seated_here=F
     mine = {
         "user_id": user.pk,
         "username": user.username,
-        "balance": wallet_balance(user=user) if balance is None else balance,
+        "balance": (wallet_balance(user=user) if balance is None else balance)
+        if with_balance
+        else None,
         "seat": seat.number if seat else None,
         "seated_elsewhere": elsewhere,
         "auto_muck": muck_choice(seat, table)
@@ -191,6 +196,8 @@ def private_part(table, user, state=None, seat=None, balance=None, seated_here=F
         "can_show": False,
         "can_muck": False,
     }
+    if not with_balance:
+        del mine["balance"]
     if seat is None:
         if elsewhere is None:
             limits = buy_in_limits(table, user)

@@ -9,7 +9,7 @@ import uuid
 from dataclasses import asdict
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino.errors import DomainError
@@ -130,7 +130,10 @@ def hand_start(table, now) -> bool:
         )
     table.button_seat = button
     table.hand = record
-    table.save(update_fields=["next_hand_at", "hands_played", "button_seat", "hand"])
+    table.hand_actions = 0
+    table.save(
+        update_fields=["next_hand_at", "hands_played", "button_seat", "hand", "hand_actions"]
+    )
     _advance(table, state, events, now)
     return True
 
@@ -143,65 +146,80 @@ def table_act(
     refused instead of landing on the player's next turn. Which actions and amounts exist is the
     engine's to say (an unknown one is refused by engine.apply_action)."""
     action_id = action_id or ""
-    with transaction.atomic():
-        table = table_lock(table_id)
-        if action_id:
-            first = HandAction.objects.filter(
-                hand__table=table, user=user, client_action_id=action_id
-            ).first()
-            if first is not None:
-                # An all-in is logged with its total; the client sent it without an amount.
-                same_amount = first.amount == amount or (action == "all_in" and amount is None)
-                if first.action != action or not same_amount:
-                    raise DomainError(
-                        "idempotency_conflict",
-                        f"action id {action_id!r} was already used for {first.action}"
-                        + (f" {first.amount:,}" if first.amount is not None else "")
-                        + "; a new action needs a new id",
-                    )
-                return {
-                    "action_id": action_id,
-                    "applied": True,
-                    "repeated": True,
-                    "action": first.action,
-                    "amount": first.amount,
-                }
-        if not table.in_hand:
-            raise DomainError("no_hand", "no hand is being played at this table")
-        seat = table.seat_set.filter(user=user).first()
-        if seat is None or not seat.in_hand:
-            raise DomainError("not_in_hand", "you are not dealt into this hand")
-        if turn_token is not None and turn_token != table.turn_token:
-            raise DomainError("stale_turn", "that turn is over; the table has moved on")
-        state = engine.state_from_json(table.hand_state)
-        if (
-            state.to_act == seat.number
-            and table.turn_deadline is not None
-            and timezone.now() > table.turn_deadline
-        ):
-            # RULES.md 5: the clock ran out; the sweeper applies the timeout within a second.
-            raise DomainError("turn_expired", "your time for this turn ran out")
-        street = state.street
-        try:
-            new_state, events = engine.apply_action(state, seat.number, action, amount)
-        except engine.IllegalAction as refused:
-            raise DomainError(refused.code, refused.message) from refused
-        if action == "all_in":
-            # The log shows what the all-in came to (the round total), as the table did.
-            amount = next(
-                (e.to for e in events if e.kind == "action" and e.seat == seat.number), amount
-            )
-        _log(table, seat.number, user, action, amount, street, "player", action_id)
-        if seat.timeouts_in_row:
-            seat.timeouts_in_row = 0
-            seat.save(update_fields=["timeouts_in_row"])
-        _advance(table, new_state, events, timezone.now())
+    try:
+        with transaction.atomic():
+            table = table_lock(table_id)
+            applied = _act(table, user, action, amount, action_id, turn_token)
+    except (DomainError, IntegrityError):
+        # A repeated action_id is looked up only when the action does not apply: a repeat
+        # arrives after its turn is over, or hits the one-id-per-hand constraint (nothing of
+        # the repeat was written: the transaction rolled back).
+        repeated = _repeated(table_id, user, action, amount, action_id) if action_id else None
+        if repeated is None:
+            raise
+        return repeated
+    return {"action_id": action_id, "applied": True, "repeated": False, **applied}
+
+
+def _act(table, user, action, amount, action_id: str, turn_token) -> dict:
+    if not table.in_hand:
+        raise DomainError("no_hand", "no hand is being played at this table")
+    # The seats (with their users) serve both the check below and the broadcast.
+    seats = list(table.seat_set.select_related("user"))
+    seat = next((s for s in seats if s.user_id == user.pk), None)
+    if seat is None or not seat.in_hand:
+        raise DomainError("not_in_hand", "you are not dealt into this hand")
+    if turn_token is not None and turn_token != table.turn_token:
+        raise DomainError("stale_turn", "that turn is over; the table has moved on")
+    state = engine.state_from_json(table.hand_state)
+    if (
+        state.to_act == seat.number
+        and table.turn_deadline is not None
+        and timezone.now() > table.turn_deadline
+    ):
+        # RULES.md 5: the clock ran out; the sweeper applies the timeout within a second.
+        raise DomainError("turn_expired", "your time for this turn ran out")
+    street = state.street
+    try:
+        new_state, events = engine.apply_action(state, seat.number, action, amount)
+    except engine.IllegalAction as refused:
+        raise DomainError(refused.code, refused.message) from refused
+    if action == "all_in":
+        # The log shows what the all-in came to (the round total), as the table did.
+        amount = next(
+            (e.to for e in events if e.kind == "action" and e.seat == seat.number), amount
+        )
+    _log(table, seat.number, user, action, amount, street, "player", action_id)
+    if seat.timeouts_in_row:
+        seat.timeouts_in_row = 0
+        seat.save(update_fields=["timeouts_in_row"])
+    _advance(table, new_state, events, timezone.now(), seats=seats)
+    return {"action": action, "amount": amount}
+
+
+def _repeated(table_id: int, user, action, amount, action_id: str) -> dict | None:
+    """The answer to an action_id used before at this table: the first result if the payload is
+    the same, else an idempotency_conflict. None if the id is new."""
+    first = HandAction.objects.filter(
+        hand__table_id=table_id, user=user, client_action_id=action_id
+    ).first()
+    if first is None:
+        return None
+    # An all-in is logged with its total; the client sent it without an amount.
+    same_amount = first.amount == amount or (action == "all_in" and amount is None)
+    if first.action != action or not same_amount:
+        raise DomainError(
+            "idempotency_conflict",
+            f"action id {action_id!r} was already used for {first.action}"
+            + (f" {first.amount:,}" if first.amount is not None else "")
+            + "; a new action needs a new id",
+        )
     return {
         "action_id": action_id,
         "applied": True,
-        "repeated": False,
-        "action": action,
-        "amount": amount,
+        "repeated": True,
+        "action": first.action,
+        "amount": first.amount,
     }
 
 
@@ -343,8 +361,9 @@ def _record_choices(table, record, state) -> None:
         table.save(update_fields=["show_or_muck_deadline"])
 
 
-def _advance(table, state, events, now) -> None:
-    """Store the new state, then either start the next turn clock or finish the hand."""
+def _advance(table, state, events, now, seats=None) -> None:
+    """Store the new state, then either start the next turn clock or finish the hand. Mid-hand
+    the state, its clock, the action count and the event's seq are one UPDATE (notify_table)."""
     if state.is_over:
         _finish(table, state, events, now)
         return
@@ -353,8 +372,16 @@ def _advance(table, state, events, now) -> None:
         now + timedelta(seconds=table.turn_seconds) if state.to_act is not None else None
     )
     table.turn_token = uuid.uuid4().hex
-    table.save(update_fields=["hand_state", "turn_deadline", "turn_token"])
-    notify_table(table, "hand", {}, engine_events=events, state=state)
+    notify_table(
+        table,
+        "hand",
+        {},
+        engine_events=events,
+        state=state,
+        save=("hand_state", "turn_deadline", "turn_token", "hand_actions"),
+        seats=seats,
+        balances=False,  # mid-hand no wallet changes: the chips in play are in the state
+    )
 
 
 def _finish(table, state, events, now) -> None:
@@ -447,9 +474,13 @@ def _finish(table, state, events, now) -> None:
 
 
 def _log(table, seat_number, user, action, amount, street, source, action_id) -> None:
+    """Append to the hand's action log; the index is the table row's count (saved by the caller
+    with the new state), not a COUNT of the log."""
+    index = table.hand_actions
+    table.hand_actions += 1
     HandAction.objects.create(
-        hand=table.hand,
-        index=HandAction.objects.filter(hand=table.hand).count(),
+        hand_id=table.hand_id,
+        index=index,
         seat=seat_number,
         user=user,
         action=action,

@@ -16,13 +16,26 @@ LOBBY_KINDS = {
 }
 
 
-def notify_table(table, kind: str, detail: dict, engine_events=(), state=None, also_tell=()) -> int:
+def notify_table(
+    table,
+    kind: str,
+    detail: dict,
+    engine_events=(),
+    state=None,
+    also_tell=(),
+    save=(),
+    seats=None,
+    balances=True,
+) -> int:
     """Queue, for after commit, the public event for the table group and each seated player's
     private part for their own group (and for `also_tell`: users who just lost their seat).
-    Returns the new sequence number."""
+    Returns the new sequence number, saved in one UPDATE with the table fields named in `save`.
+    `seats`: the table's seat rows with their users, if the caller has them. `balances=False`:
+    no wallet changed, so the private parts leave the balance out (the client keeps its own)."""
     table.seq += 1
-    table.save(update_fields=["seq"])
-    seats = list(table.seat_set.select_related("user"))
+    table.save(update_fields=["seq", *save])
+    if seats is None:
+        seats = list(table.seat_set.select_related("user"))
     public = public_table(table, state=state, seat_rows=seats)
     event = {
         "kind": kind,
@@ -35,14 +48,15 @@ def notify_table(table, kind: str, detail: dict, engine_events=(), state=None, a
             {"type": "event", "seq": table.seq, "event": event, "table": public},
         )
     ]
-    balances = wallet_balances(user_ids=[s.user_id for s in seats])
+    wallets = wallet_balances(user_ids=[s.user_id for s in seats]) if balances else {}
     for seat in seats:
         you = private_part(
             table,
             seat.user,
             state=state,
             seat=seat,
-            balance=balances.get(seat.user_id, 0),
+            balance=wallets.get(seat.user_id, 0) if balances else None,
+            with_balance=balances,
             seated_here=True,
         )
         messages.append(

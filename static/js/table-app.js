@@ -222,6 +222,8 @@ export class TableApp {
         return;
       case "you":
         if (typeof frame.seq === "number" && frame.seq >= this.youSeq && frame.you) {
+          // Mid-hand the balance is left out (no wallet changes then): keep the one we have.
+          if (!("balance" in frame.you) && this.you) frame.you.balance = this.you.balance;
           this.you = frame.you;
           this.youSeq = frame.seq;
           if (this.pending && frame.seq > this.pendingAfterSeq) this.clearPending();

@@ -1,0 +1,85 @@
+"""Query budgets (issue 13): what one table action costs the database, held so it cannot creep.
+
+A mid-hand action is the common case: the table row is locked and read (it holds the state, its
+clock and the action count), the seats with their players are read once (for the check and the
+broadcast), the action is appended and the row written back with the new state and seq in one
+UPDATE. Wallets are not read: no balance changes mid-hand."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from holdem import engine
+from holdem.models import HandAction
+from holdem.services import table_act
+from tests.holdem.conftest import chips_everywhere, current
+
+pytestmark = pytest.mark.django_db
+
+MID_HAND_ACT = 5
+# Measured when the budgets were set (6 players): 20 and 25.
+HAND_START = 20  # the clock's sweep that deals: the record, the participants, 6 seats, the state
+HAND_END = 25  # the last fold: the record, each stack back to its seat, wallets, the countdown
+
+
+def statements(captured) -> list[str]:
+    """The SQL statements run, savepoints (the test's own transaction) left out."""
+    return [
+        q["sql"]
+        for q in captured.captured_queries
+        if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT"))
+    ]
+
+
+def test_a_mid_hand_action_costs_at_most_five_queries(seated, clock):
+    table, users = seated("nl50", seats=(0, 1, 2, 3, 4, 5))
+    clock.advance(31)
+    for number in range(3):
+        legal = engine.legal_actions(current(table))
+        table.refresh_from_db()
+        with CaptureQueriesContext(connection) as captured:
+            table_act(
+                table_id=table.pk,
+                user=users[legal.seat],
+                action="call",
+                action_id=f"call-{number}",
+                turn_token=table.turn_token,
+            )
+        run = statements(captured)
+        assert len(run) <= MID_HAND_ACT, "\n".join(run)
+        assert not any("COUNT(" in sql and "holdem_handaction" in sql for sql in run), (
+            "index: the row"
+        )
+        assert not any("accounts_wallet" in sql for sql in run), "no wallet read mid-hand"
+    chips_everywhere()
+
+
+def test_a_hand_start_and_a_hand_end_stay_within_their_budgets(seated, clock):
+    table, users = seated("nl50", seats=(0, 1, 2, 3, 4, 5))
+    with CaptureQueriesContext(connection) as captured:
+        clock.advance(31)
+    started = [sql for sql in statements(captured) if "holdem_clockbeat" not in sql]
+    assert current(table) is not None
+    assert len(started) <= HAND_START, "\n".join(started)
+    # Everybody folds to the big blind: the last fold ends the hand.
+    while True:
+        legal = engine.legal_actions(current(table))
+        with CaptureQueriesContext(connection) as captured:
+            table_act(table_id=table.pk, user=users[legal.seat], action="fold")
+        if current(table) is None:
+            break
+    ended = statements(captured)
+    assert len(ended) <= HAND_END, "\n".join(ended)
+    chips_everywhere()
+
+
+def test_a_repeated_action_id_is_answered_once_without_a_second_apply(seated, clock):
+    table, users = seated("nl50", seats=(0, 1, 2))
+    clock.advance(31)
+    legal = engine.legal_actions(current(table))
+    first = table_act(table_id=table.pk, user=users[legal.seat], action="call", action_id="once")
+    again = table_act(table_id=table.pk, user=users[legal.seat], action="call", action_id="once")
+    assert (first["repeated"], again["repeated"]) == (False, True)
+    assert HandAction.objects.filter(client_action_id="once").count() == 1
+    assert engine.legal_actions(current(table)).seat != legal.seat  # applied once: turn moved on
+    chips_everywhere()
