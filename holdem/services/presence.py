@@ -35,9 +35,11 @@ def live_connections():
 
 
 def process_beat(*, process_key: str, now=None) -> None:
-    """The web process `process_key` is alive (one write a second per process)."""
+    """The web process `process_key` is alive (one write a second per process). A beat never
+    moves `seen_at` back: one delayed behind a later beat (a slow database thread) would make
+    the clock's sweep think the process stopped beating and drop its sockets."""
     now = now or timezone.now()
-    updated = WebProcess.objects.filter(key=process_key).update(seen_at=now)
+    updated = WebProcess.objects.filter(key=process_key, seen_at__lt=now).update(seen_at=now)
     if not updated:
         WebProcess.objects.get_or_create(
             key=process_key, defaults={"started_at": now, "seen_at": now}

@@ -6,9 +6,10 @@ from datetime import timedelta
 import pytest
 
 from casino.errors import DomainError
-from holdem.models import DEADLINES_CLOCK, ClockBeat, HandAction, Table
-from holdem.services import deadlines_fire_due, table_act
-from tests.holdem.conftest import current
+from holdem.models import DEADLINES_CLOCK, ClockBeat, HandAction, Seat, Table, WebProcess
+from holdem.services import connections_expire, deadlines_fire_due, table_act
+from holdem.services.presence import process_beat
+from tests.holdem.conftest import TEST_PROCESS, current
 
 
 def world(table):
@@ -103,3 +104,19 @@ def test_every_run_of_the_clock_is_recorded(db):
     deadlines_fire_due()
     assert ClockBeat.objects.get(name=DEADLINES_CLOCK).ran_at >= first
     assert Table.objects.count() == 0
+
+
+def test_a_delayed_beat_never_makes_a_live_process_look_dead(seated, sockets, clock):
+    """A beat written late (its database thread was slow) after a newer one must not move the
+    process back in time: the sweep would drop its sockets and disconnect its players. Seen under
+    load in the privacy test, where a player was stood up with their chips mid-run."""
+    table, users = seated("nl50", seats=(0, 1))
+    for user in users.values():
+        sockets.open(table, user)
+    clock.advance(31)  # the process beats at the new time, the hand starts
+    late = clock.now - timedelta(seconds=31)
+    process_beat(process_key=TEST_PROCESS, now=late)  # the delayed beat from before the jump
+    assert WebProcess.objects.get(key=TEST_PROCESS).seen_at == clock.now
+    assert connections_expire(clock.now + timedelta(seconds=5)) == 0
+    assert not Seat.objects.filter(table=table, disconnected=True).exists()
+    assert not Seat.objects.filter(table=table, connection_lost_at__isnull=False).exists()
