@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(VENV)/bin/pip
 
-.PHONY: run test test-fast cluster load compose-check compose-e2e lock bench clean
+.PHONY: run test test-fast cluster load floor compose-check compose-e2e lock bench clean
 
 # Installs read the lock files (every package, direct and indirect, pinned with its hashes);
 # requirements*.txt name what we depend on and are the input the locks are made from.
@@ -43,8 +43,14 @@ cluster: $(VENV)/.runtime
 ## make load TABLES=10 LOAD_SECONDS=60: bots on the cluster topology; prints figures (docs/performance.md)
 TABLES  ?= 10
 LOAD_SECONDS ?= 60
+THINK ?= 0.1-0.6
+LOAD_ARGS ?=
 load: $(VENV)/.dev
-	$(PY) bench/load.py --tables $(TABLES) --seconds $(LOAD_SECONDS)
+	$(PY) bench/load.py --tables $(TABLES) --seconds $(LOAD_SECONDS) --think $(THINK) $(LOAD_ARGS)
+
+## make floor TABLES=50: the least a table action costs in this stack (bare consumer, no database)
+floor: $(VENV)/.dev
+	$(PY) bench/floor.py --tables $(TABLES) --think $(THINK)
 
 ## make compose-check: is docker-compose.yml valid? (needs a Compose client, not the engine)
 compose-check: $(VENV)/.dev

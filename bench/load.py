@@ -1,20 +1,35 @@
-"""Load run on the cluster topology (bin/cluster): T tables x 6 bots for a fixed time. Prints
-figures, asserts nothing (docs/performance.md has the results and how to read them).
+"""Load run on the cluster topology (bin/cluster): T tables x 6 bots for a fixed time, then the
+floor (bench/floor.py) at the same tables and think times. Prints figures, asserts nothing
+(docs/performance.md has the results and how to read them).
 
-    .venv/bin/python bench/load.py --tables 10 --seconds 60
+    .venv/bin/python bench/load.py --tables 10 --seconds 60            # quick bots (0.1-0.6 s)
+    .venv/bin/python bench/load.py --tables 500 --human --connect-rate 60   # human pace (1.5-4 s)
 
 Starts its own cluster on a fresh database (casino_load), creates the tables (1-second
 countdowns) and the bot accounts directly in that database, gives each bot a session, then plays
-over real websockets with the bots spread over both servers. Measures hands per second, the
-latency from sending `act` until every socket at the table has the resulting event, errors,
-lost or out-of-order events (seq gaps), CPU and memory of every process, and audits the chips
-once the cluster has stopped. The last line is the summary:
+over real websockets with the bots spread over both servers and over processes of their own
+(--bot-procs; each table's bots in one process). Measures hands per second, the latency from
+sending `act` until every socket at the table has the resulting event, errors, lost or
+out-of-order events (seq gaps), CPU and memory of every process, and audits the chips once the
+cluster has stopped. Then measures the floor (--no-floor skips it): a bare Channels consumer on
+the same channel layer and as many Daphne processes, no database, same tables and think times.
 
-    load: tables=T bots=B seconds=S hands_per_s=H p50_ms=.. p95_ms=.. p99_ms=.. errors=E lost_events=L chips_ok=yes|no
+CPU per action: the CPU used over the measured window by every server process (the Daphne
+servers, the Celery workers with their pools, beat, the PostgreSQL backends connected to the
+run's database plus PostgreSQL's shared processes (postmaster, WAL writer, checkpointer,
+background writer: also working for anyone else on that server), and the whole redis-server
+(shared too)), divided by the actions sent in the window. The bots and this process are
+reported apart and not counted. The last line is the summary:
+
+    load: tables=T bots=B seconds=S hands_per_s=H p50_ms=.. p95_ms=.. p99_ms=.. errors=E
+        lost_events=L chips_ok=yes|no cpu_ms_per_action=.. floor_ms_per_action=.. think=LO-HI
+                                                                                  (one line)
 """
 
 import argparse
 import asyncio
+import json
+import math
 import os
 import random
 import subprocess
@@ -25,10 +40,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
+from bench import floor as floor_bench  # noqa: E402
 from bench.bots import Bot, Figures, TableWatch, parse_think, percentile  # noqa: E402
+from bench.procstat import CpuWindow, postgres_pids, redis_pids, tree  # noqa: E402
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
 SEATS = 6
 BANKROLL = 1_000_000  # per bot: enough to buy in again after every bust for the whole run
 
@@ -135,83 +150,41 @@ def audit() -> tuple[bool, str]:
 
 # --- processes ------------------------------------------------------------------------------------
 
-
-def read_stat(pid: int):
-    """(command name, parent pid, CPU seconds of it and of its reaped children, resident kB), or
-    None if it has gone. Reaped children count so that short-lived processes (PostgreSQL
-    backends, Celery pool processes) are not missed."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-        statm = Path(f"/proc/{pid}/statm").read_text().split()
-    except OSError:
-        return None
-    name = text[text.index("(") + 1 : text.rindex(")")]
-    fields = text[text.rindex(")") + 2 :].split()
-    cpu = sum(int(value) for value in fields[11:15]) / CLOCK_TICKS  # utime stime cutime cstime
-    return name, int(fields[1]), cpu, int(statm[1]) * PAGE_KB
+# What counts as the server, by process kind; the bots and this process never do.
+SERVER_KINDS = ("daphne", "celery workers", "celery beat", "postgres", "redis")
 
 
-def command_line(pid: int) -> str:
-    try:
-        return (
-            Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        )
-    except OSError:
-        return ""
+def kind_of(group: str) -> str | None:
+    if group.startswith("web-"):
+        return "daphne"
+    if group.startswith("worker-"):
+        return "celery workers"
+    if group == "beat":
+        return "celery beat"
+    if group.startswith("postgres"):
+        return "postgres"
+    if group == "redis":
+        return "redis"
+    return None
 
 
-def process_groups(run_dir: Path, database: str) -> dict[str, list[int]]:
-    """The cluster's processes by role (with their children: Celery's pool), the PostgreSQL
-    backends serving the cluster's database (not other users of the same server), Redis, and
-    this process (the bots). Looked up afresh at each sample: processes come and go."""
-    stats = {
-        int(p.name): s
-        for p in Path("/proc").iterdir()
-        if p.name.isdigit()
-        if (s := read_stat(int(p.name)))
-    }
-    children: dict[int, list[int]] = {}
-    for pid, (_, parent, _, _) in stats.items():
-        children.setdefault(parent, []).append(pid)
+def classifier(run_dir: Path, database: str, bot_pids: list[int]):
+    """Groups of processes for procstat.CpuWindow: each process of the cluster (by its pid file,
+    with its children: Celery's pool), the PostgreSQL backends of the run's database and
+    PostgreSQL's shared processes, redis-server, the bot processes, and this process."""
+    roles = {f.stem: int(f.read_text()) for f in sorted(run_dir.glob("*.pid"))}
 
-    def tree(pid):
-        return [pid] + [c for child in children.get(pid, []) for c in tree(child)]
+    def classify(stats):
+        groups = {role: tree(stats, pid) for role, pid in roles.items()}
+        backends, shared = postgres_pids(stats, database)
+        groups["postgres backends"] = backends
+        groups["postgres shared"] = shared
+        groups["redis"] = redis_pids(stats)
+        groups["bots"] = [p for pid in bot_pids for p in tree(stats, pid)]
+        groups["driver (this process)"] = [os.getpid()]
+        return groups
 
-    groups = {}
-    for pid_file in sorted(run_dir.glob("*.pid")):
-        pid = int(pid_file.read_text())
-        if pid in stats:
-            groups[pid_file.stem] = tree(pid)
-    groups["postgres backends"] = [
-        pid
-        for pid, s in stats.items()
-        if s[0] == "postgres" and f" {database} " in command_line(pid)
-    ]
-    groups["redis"] = [pid for pid, s in stats.items() if s[0] == "redis-server"]
-    groups["bots (this process)"] = [os.getpid()]
-    return groups
-
-
-def sample(run_dir: Path, database: str) -> dict[str, dict[int, tuple[float, int]]]:
-    """Per group, per process: (CPU seconds, resident kB)."""
-    answer = {}
-    for name, pids in process_groups(run_dir, database).items():
-        answer[name] = {pid: (s[2], s[3]) for pid in pids if (s := read_stat(pid))}
-    return answer
-
-
-def cpu_percent(before: dict, after: dict, elapsed: float) -> float:
-    """CPU used during the window by the processes alive at its end (a process that ended
-    inside the window, such as a closed PostgreSQL connection, is not counted)."""
-    used = sum(cpu - before.get(pid, (0, 0))[0] for pid, (cpu, _) in after.items())
-    return used / elapsed * 100
-
-
-def machine_busy() -> tuple[float, float]:
-    """(busy, total) CPU seconds of the whole machine so far: other users of it show here."""
-    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    idle = values[3] + values[4]  # idle + iowait
-    return (sum(values) - idle) / CLOCK_TICKS, sum(values) / CLOCK_TICKS
+    return classify
 
 
 def server_log_errors(run_dir: Path) -> int:
@@ -227,73 +200,148 @@ def server_log_errors(run_dir: Path) -> int:
     return count
 
 
-# --- the run --------------------------------------------------------------------------------------
+# --- the run: bots in processes of their own (`load.py --bots-worker`, their plan on stdin) --------
 
 
-async def loop_lag(figures_lag: list, stop: asyncio.Event) -> None:
-    """How late this process's event loop runs: the bots' own share of the measured latency."""
-    while not stop.is_set():
-        started = time.perf_counter()
-        await asyncio.sleep(0.05)
-        figures_lag.append(time.perf_counter() - started - 0.05)
-
-
-async def play(plan, args, figures: Figures) -> dict:
-    urls = [f"http://127.0.0.1:{port}" for port in args.ports]
+async def bots(plan: dict) -> dict:
+    """One bot process: its tables' bots, from ramp_at to end_at; figures over the window."""
+    figures = Figures(measuring=False)
     watches: dict[int, TableWatch] = {}
-    rng = random.Random(args.seed)
-    bots = []
-    for i, entry in enumerate(plan):
+    rng = random.Random(plan["seed"])
+    players = []
+    for entry in plan["entries"]:
         watch = watches.setdefault(entry["table_id"], TableWatch(entry["table_id"], figures))
-        bots.append(
+        players.append(
             Bot(
                 name=entry["name"],
-                base_url=urls[i % len(urls)],
+                base_url=entry["url"],
                 session_id=entry["session"],
                 table_id=entry["table_id"],
                 watch=watch,
                 figures=figures,
-                think=parse_think(args.think),
+                think=tuple(plan["think"]),
                 rng=random.Random(rng.random()),
                 buy_in=entry["buy_in"],
                 seat=entry["seat"],
             )
         )
-    ramp = len(bots) / args.connect_rate
-    end = time.monotonic() + ramp + args.warmup + args.seconds
-    figures.measuring = False
+    await floor_bench.wait_until(plan["ramp_at"])
     tasks = []
-    for bot in bots:  # open the tabs at a steady rate, like players arriving
-        tasks.append(asyncio.create_task(bot.run(end)))
-        await asyncio.sleep(1 / args.connect_rate)
-    await asyncio.sleep(args.warmup)
-    lag, stop = [], asyncio.Event()
-    lag_task = asyncio.create_task(loop_lag(lag, stop))
+    for bot in players:  # open the tabs at a steady rate, like players arriving
+        tasks.append(asyncio.create_task(bot.run(plan["end_at"] + 0.5)))
+        await asyncio.sleep(1 / plan["connect_rate"])
+    lag: list[float] = []
+    lag_task = asyncio.create_task(floor_bench.loop_lag(lag, plan))
+    await floor_bench.wait_until(plan["measure_at"])
     figures.measuring = True
-    before, started = sample(args.run_dir, args.database), time.monotonic()
-    machine_before = machine_busy()
     actions_before = figures.actions_sent
-    await asyncio.sleep(max(0.0, end - time.monotonic() - 0.5))
+    await floor_bench.wait_until(plan["end_at"])
     figures.measuring = False
-    elapsed = time.monotonic() - started
-    after = sample(args.run_dir, args.database)
-    machine_after = machine_busy()
+    actions = figures.actions_sent - actions_before
     connected = sum(len(w.connected) for w in watches.values())
-    stop.set()
     await asyncio.gather(*tasks, lag_task, return_exceptions=True)
-    busy = machine_after[0] - machine_before[0]
     return {
-        "elapsed": elapsed,
-        "before": before,
-        "after": after,
+        "errors": dict(figures.errors),
+        "lost_events": figures.lost_events,
+        "reordered": figures.reordered,
+        "duplicates": figures.duplicates,
+        "incomplete_broadcasts": figures.incomplete_broadcasts,
+        "latencies": figures.latencies,
+        "latencies_by_kind": figures.latencies_by_kind,
+        "answer_latencies": figures.answer_latencies,
+        "hands_ended": figures.hands_ended,
+        "actions": actions,
+        "connected": connected,
         "lag": lag,
-        "machine": (
-            busy / elapsed * 100,
-            os.cpu_count(),
-            Path("/proc/loadavg").read_text().split()[0],
-        ),
-        "actions": figures.actions_sent - actions_before,
-        "connected_at_end": connected,
+    }
+
+
+def bots_worker() -> int:
+    plan = json.loads(sys.stdin.readline())
+    sys.stdout.write(json.dumps(asyncio.run(bots(plan))) + "\n")
+    return 0
+
+
+def play(plan, args) -> dict:
+    """Spread the tables over bot processes, play, and measure every process over the window."""
+    urls = [f"http://127.0.0.1:{port}" for port in args.ports]
+    tables = list(dict.fromkeys(entry["table_id"] for entry in plan))
+    procs = args.bot_procs or max(1, min(8, math.ceil(len(plan) / 300)))
+    shares: list[list[dict]] = [[] for _ in range(procs)]
+    for i, entry in enumerate(plan):
+        shares[tables.index(entry["table_id"]) % procs].append(
+            {**entry, "url": urls[i % len(urls)]}
+        )
+    now = time.monotonic()
+    ramp_at = now + 2 + 0.2 * procs  # the bot processes' imports
+    measure_at = ramp_at + len(plan) / args.connect_rate + args.warmup
+    end_at = measure_at + args.seconds
+    workers = []
+    try:
+        for i, share in enumerate(shares):
+            log = open(args.run_dir / "bots" / f"{i}.log", "w")  # noqa: SIM115
+            worker = subprocess.Popen(
+                [sys.executable, str(Path(__file__).resolve()), "--bots-worker"],
+                cwd=ROOT,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                text=True,
+            )
+            worker.stdin.write(
+                json.dumps(
+                    {
+                        "entries": share,
+                        "think": parse_think(args.think),
+                        "seed": args.seed * 1000 + i,
+                        "connect_rate": args.connect_rate / procs,
+                        "ramp_at": ramp_at,
+                        "measure_at": measure_at,
+                        "end_at": end_at,
+                    }
+                )
+                + "\n"
+            )
+            worker.stdin.close()
+            workers.append(worker)
+        classify = classifier(args.run_dir, args.database, [w.pid for w in workers])
+        time.sleep(max(0.0, measure_at - time.monotonic()))
+        window = CpuWindow(classify).start()
+        time.sleep(max(0.0, end_at - time.monotonic()))
+        measured = window.stop()
+        results = []
+        for i, worker in enumerate(workers):
+            out = worker.stdout.read()
+            worker.wait(timeout=60)
+            if worker.returncode != 0 or not out.strip():
+                tail = (args.run_dir / "bots" / f"{i}.log").read_text()[-2000:]
+                raise SystemExit(f"load: bot process {i} failed:\n{tail}")
+            results.append(json.loads(out.strip().splitlines()[-1]))
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait()
+    figures = Figures(measuring=False)
+    lags = []
+    for result in results:
+        figures.errors.update(result["errors"])
+        for key in ("lost_events", "reordered", "duplicates", "incomplete_broadcasts"):
+            setattr(figures, key, getattr(figures, key) + result[key])
+        figures.hands_ended += result["hands_ended"]
+        figures.actions_sent += result["actions"]
+        figures.latencies += result["latencies"]
+        figures.answer_latencies += result["answer_latencies"]
+        for kind, values in result["latencies_by_kind"].items():
+            figures.latencies_by_kind.setdefault(kind, []).extend(values)
+        lags.append(result["lag"])
+    return {
+        "window": measured,
+        "figures": figures,
+        "lags": lags,
+        "actions": figures.actions_sent,
+        "connected_at_end": sum(r["connected"] for r in results),
+        "bot_procs": procs,
     }
 
 
@@ -307,13 +355,16 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--connect-rate", type=float, default=60, help="new websockets per second during ramp-up"
     )
-    parser.add_argument("--think", default="0.1-0.6", help="bot think time range in seconds")
+    floor_bench.add_pace_options(parser)
     parser.add_argument("--ports", type=int, nargs="+", default=[8131, 8132])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--database", default="casino_load")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/10")
     parser.add_argument("--run-dir", type=Path, default=ROOT / "artifacts" / "load")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--bot-procs", type=int, default=None, help="bot processes (default: one per 300 bots, 1-8)"
+    )
     parser.add_argument("--keep", action="store_true", help="leave the cluster running afterwards")
     parser.add_argument(
         "--server-env",
@@ -322,12 +373,31 @@ def main(argv=None) -> int:
         metavar="KEY=VALUE",
         help="extra environment for the cluster's processes (experiments)",
     )
+    floor_options = parser.add_argument_group("the floor (bench/floor.py), after the site")
+    floor_options.add_argument("--no-floor", action="store_true", help="skip the floor")
+    floor_options.add_argument(
+        "--floor-seconds", type=float, default=None, help="measured time (default: --seconds)"
+    )
+    floor_options.add_argument(
+        "--floor-frame-bytes", type=int, default=300, help="its frame size (300-2500)"
+    )
+    floor_options.add_argument(
+        "--floor-ports",
+        type=int,
+        nargs="+",
+        default=None,
+        help="as many as --ports (default: each of --ports + 10)",
+    )
+    parser.add_argument("--bots-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.bots_worker:
+        return bots_worker()
     args.run_dir = args.run_dir.resolve()
+    (args.run_dir / "bots").mkdir(parents=True, exist_ok=True)
 
     env = cluster_env(args)
     cluster("stop", env)
-    for log in args.run_dir.glob("*.log"):
+    for log in [*args.run_dir.glob("*.log"), *args.run_dir.glob("bots/*.log")]:
         log.unlink()
     print(cluster("start", env).strip())
     try:
@@ -338,9 +408,7 @@ def main(argv=None) -> int:
         print(
             f"load: {args.tables} tables, {len(plan)} bots with sessions in {time.monotonic() - made:.1f}s"
         )
-        figures = Figures()
-        bound = len(plan) / args.connect_rate + args.warmup + args.seconds + 60
-        run = asyncio.run(asyncio.wait_for(play(plan, args, figures), timeout=bound))
+        run = play(plan, args)
     finally:
         if not args.keep:
             cluster("stop", env)
@@ -348,15 +416,39 @@ def main(argv=None) -> int:
         audit() if not args.keep else (True, "audit skipped (--keep: cluster still running)")
     )
     log_errors = server_log_errors(args.run_dir)
-    report(args, plan, figures, run, chips_ok, summary, log_errors)
+    floor = None
+    if not args.no_floor:
+        floor = floor_bench.run_floor(
+            tables=args.tables,
+            think=args.think,
+            seconds=args.floor_seconds or args.seconds,
+            warmup=args.warmup,
+            frame_bytes=args.floor_frame_bytes,
+            ports=args.floor_ports or [port + 10 for port in args.ports],
+            redis_url=args.redis_url,
+            layer=cluster_layer(args),
+            run_dir=args.run_dir / "floor",
+            seed=args.seed,
+        )
+    report(args, plan, run, chips_ok, summary, log_errors, floor)
     return 0
 
 
-def report(args, plan, figures: Figures, run, chips_ok, summary, log_errors) -> None:
-    elapsed = run["elapsed"]
+def cluster_layer(args) -> str:
+    """The channel layer the cluster ran with (bin/cluster's pubsub unless --server-env says)."""
+    chosen = dict(item.split("=", 1) for item in args.server_env).get("CASINO_CHANNEL_LAYER")
+    return chosen or "pubsub"
+
+
+def report(args, plan, run, chips_ok, summary, log_errors, floor) -> None:
+    figures: Figures = run["figures"]
+    window = run["window"]
+    elapsed = window.elapsed
+    actions = run["actions"]
     print(
-        f"load: measured {elapsed:.1f}s; actions {run['actions']} ({run['actions'] / elapsed:.1f}/s); "
-        f"latency samples {len(figures.latencies)}; sockets open at the end {run['connected_at_end']}/{len(plan)}"
+        f"load: measured {elapsed:.1f}s; actions {actions} ({actions / elapsed:.1f}/s); "
+        f"latency samples {len(figures.latencies)}; sockets open at the end {run['connected_at_end']}/{len(plan)}; "
+        f"think {args.think} s"
     )
     print(
         f"load: client errors {dict(figures.errors) or 'none'}; server log errors {log_errors}; "
@@ -373,31 +465,81 @@ def report(args, plan, figures: Figures, run, chips_ok, summary, log_errors) -> 
         f"load: act -> its own ok (server work, before the broadcast is delivered): p50 "
         f"{percentile(answers, 0.5) * 1000:.0f} ms, p99 {percentile(answers, 0.99) * 1000:.0f} ms"
     )
-    lag = run["lag"]
+    lag_p99 = max((percentile(lag, 0.99) for lag in run["lags"]), default=float("nan"))
+    lag_p50 = max((percentile(lag, 0.5) for lag in run["lags"]), default=float("nan"))
     print(
-        f"load: bot event-loop lag p50 {percentile(lag, 0.5) * 1000:.1f} ms, p99 {percentile(lag, 0.99) * 1000:.1f} ms "
-        f"(part of every latency below)"
+        f"load: bot event-loop lag p50 {lag_p50 * 1000:.1f} ms, p99 {lag_p99 * 1000:.1f} ms "
+        f"(worst of {run['bot_procs']} bot processes; part of every latency below)"
     )
-    machine_cpu, cores, load_average = run["machine"]
     print(
-        f"load: machine busy {machine_cpu:.0f}% of one core ({cores} cores; load average {load_average}), "
+        f"load: machine busy {window.machine_percent:.0f}% of one core ({window.cores} cores; "
+        f"load average {window.load_before} before, {window.load_after} after), "
         f"everything included; the rows below are ours"
     )
-    print(f"{'process':<22}{'cpu %':>8}{'rss MB':>9}")
-    for name, processes in run["after"].items():
-        cpu = cpu_percent(run["before"].get(name, {}), processes, elapsed)
-        rss = sum(kb for _, kb in processes.values())
-        print(f"{name:<22}{cpu:>8.1f}{rss / 1024:>9.1f}")
+    server_cpu = cpu_table(window, actions)
     print(summary.splitlines()[-1] if chips_ok else summary)
+    floor_ms = float("nan")
+    if floor is not None:
+        floor_bench.report(floor)
+        print(floor_bench.summary(floor))
+        floor_ms = floor["floor_ms_per_action"]
+    cpu_ms = floor_bench.per_action_ms(server_cpu, actions)
+    if floor is not None:
+        print(
+            f"load: server CPU per action {cpu_ms:.2f} ms = {cpu_ms / floor_ms:.1f}x the floor "
+            f"({floor_ms:.2f} ms of Daphne; with Redis {floor_ms + floor['redis_ms_per_action']:.2f} ms); "
+            f"target at most 2x"
+        )
     errors = figures.error_count + log_errors
     lost = figures.lost_events + figures.reordered + figures.duplicates
     lat = figures.latencies
+    floor_text = f"{floor_ms:.2f}" if floor is not None else "skipped"
     print(
         f"load: tables={args.tables} bots={len(plan)} seconds={elapsed:.0f} "
         f"hands_per_s={figures.hands_ended / elapsed:.2f} p50_ms={percentile(lat, 0.5) * 1000:.0f} "
         f"p95_ms={percentile(lat, 0.95) * 1000:.0f} p99_ms={percentile(lat, 0.99) * 1000:.0f} "
-        f"errors={errors} lost_events={lost} chips_ok={'yes' if chips_ok else 'no'}"
+        f"errors={errors} lost_events={lost} chips_ok={'yes' if chips_ok else 'no'} "
+        f"cpu_ms_per_action={cpu_ms:.2f} floor_ms_per_action={floor_text} think={args.think}"
     )
+
+
+def cpu_table(window, actions: int) -> float:
+    """Prints CPU per process and per kind (% of one core, ms per action, memory); returns the
+    server's CPU seconds over the window (bots and this process excluded)."""
+    elapsed = window.elapsed
+
+    def row(name, usage_cpu, rss_kb, processes):
+        print(
+            f"{name:<26}{usage_cpu / elapsed * 100:>8.1f}"
+            f"{floor_bench.per_action_ms(usage_cpu, actions):>11.2f}{rss_kb / 1024:>9.1f}{processes:>7}"
+        )
+
+    print(f"{'process':<26}{'cpu %':>8}{'ms/action':>11}{'rss MB':>9}{'procs':>7}")
+    kinds: dict[str, list] = {kind: [0.0, 0, 0] for kind in SERVER_KINDS}
+    others = []
+    for name, usage in window.groups.items():
+        kind = kind_of(name)
+        if kind is None:
+            others.append((name, usage))
+            continue
+        row(name, usage.cpu, usage.rss_kb, usage.processes)
+        kinds[kind][0] += usage.cpu
+        kinds[kind][1] += usage.rss_kb
+        kinds[kind][2] += usage.processes
+    print("by kind:")
+    for kind, (cpu, rss, processes) in kinds.items():
+        row(f"  {kind}", cpu, rss, processes)
+    total = sum(cpu for cpu, _, _ in kinds.values())
+    row(
+        "server total",
+        total,
+        sum(rss for _, rss, _ in kinds.values()),
+        sum(p for _, _, p in kinds.values()),
+    )
+    print("not the server:")
+    for name, usage in others:
+        row(f"  {name}", usage.cpu, usage.rss_kb, usage.processes)
+    return total
 
 
 if __name__ == "__main__":
