@@ -79,13 +79,13 @@ def make_player(db):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Browser tests run last: Playwright's sync API keeps an event loop running in the main
-    thread for the rest of the session, and tests that call asyncio.run() must come before it.
-    Under pytest-xdist (make test runs `-n`, `--dist loadgroup`) they all go to one worker, which
-    starts one site and one browser for them."""
-    # The long runs (500 hands in four) are the longest tests: first, so the workers share them.
+    """The longest chains first, so that the workers share out the rest around them: the browser
+    tests (one worker takes them all: one site, one Chromium per module, about four minutes of
+    clicking and waiting), then the long runs (500 hands in four). The browser fixture stops
+    Playwright, and the event loop it runs in this thread, after each module, so tests that call
+    asyncio.run() may come after it."""
     items.sort(
-        key=lambda item: ("/tests/e2e/" in str(item.fspath), "test_long_run" not in item.nodeid)
+        key=lambda item: ("/tests/e2e/" not in str(item.fspath), "test_long_run" not in item.nodeid)
     )
     for item in items:
         if "/tests/e2e/" in str(item.fspath):

@@ -165,8 +165,11 @@ def site(chromium_ready):
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium_ready):
+    """One Chromium per test module. Playwright's sync API runs an event loop in this thread
+    while it is started; stopping it at the end of the module frees the thread for the tests
+    (asyncio.run) that a pytest-xdist worker runs after the browser tests."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as driver:

@@ -30,12 +30,15 @@ CARD_RUN = re.compile(r"(?<![A-Za-z0-9])((?:[2-9TJQKA][cdhs])+)(?![A-Za-z0-9])")
 JS_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 # The geometry of an SVG path ("... 12 2h.1 ...", in the admin's own icons) is never text.
 SVG_PATH_DATA = re.compile(r'\sd="[^"]*"')
+# The user page shows the password hash masked ("salt: Ad********"): a random salt may begin
+# with two characters that spell a card.
+MASKED = re.compile(r"[A-Za-z0-9+/=]*\*{2,}")
 
 
 def cards_in(body: str) -> set[str]:
     """Every card code in a page however it was written: as HTML entities (&quot;As&quot;), as
     JavaScript escapes (\\u0022As\\u0022), percent-encoded in a link (%22As%22), run together."""
-    text = html.unescape(SVG_PATH_DATA.sub(" ", body))
+    text = MASKED.sub(" ", html.unescape(SVG_PATH_DATA.sub(" ", body)))
     text = JS_ESCAPE.sub(lambda match: chr(int(match.group(1), 16)), text)
     text = urllib.parse.unquote(text)
     return {run[i : i + 2] for run in CARD_RUN.findall(text) for i in range(0, len(run), 2)}
