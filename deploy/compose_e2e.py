@@ -227,7 +227,7 @@ class Browser:
 
 
 class Tab:
-    """A websocket as static/js/table.js keeps one: reads every frame, follows the table's seq
+    """A websocket as static/js/table-app.js keeps one: reads every frame, follows the table's seq
     and asks for a snapshot on a gap or a heartbeat ahead of it."""
 
     def __init__(self, name: str):

@@ -115,7 +115,7 @@ class Clock:
 
 
 class Player:
-    """A websocket tab that keeps reading: like static/js/table.js it tracks the table's `seq`
+    """A websocket tab that keeps reading: like static/js/table-app.js it tracks the table's `seq`
     and asks for a snapshot when a `heartbeat` (or an event) shows it missed something."""
 
     def __init__(self, name: str):
