@@ -39,10 +39,13 @@ import urllib.request
 from collections import Counter
 from pathlib import Path
 
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
-from bench.procstat import CpuWindow, redis_pids, tree  # noqa: E402
+from bench.procstat import CpuWindow, bot_results, measure_window, redis_pids, tree  # noqa: E402
 
 SEATS = 6
 QUICK = "0.1-0.6"  # bots: the quick players
@@ -105,8 +108,6 @@ class Table:
         self.progress = time.monotonic()
 
     async def open(self, seat: int) -> None:
-        from websockets.asyncio.client import connect
-
         try:
             ws = await connect(self.urls[seat], proxy=None, open_timeout=30, max_size=2**22)
         except Exception as failed:  # refused, timed out: counted, the table will not play
@@ -116,8 +117,6 @@ class Table:
         self.readers.append(asyncio.create_task(self.read(seat, ws)))
 
     async def read(self, seat: int, ws) -> None:
-        from websockets.exceptions import ConnectionClosed
-
         try:
             async for text in ws:
                 self.on_frame(seat, text, time.monotonic())
@@ -422,18 +421,8 @@ def run_floor(
         for worker in workers:
             worker.stdin.write(json.dumps(times) + "\n")
             worker.stdin.close()
-        time.sleep(max(0.0, measure_at - time.monotonic()))
-        window = CpuWindow(classify).start()
-        time.sleep(max(0.0, end_at - time.monotonic()))
-        measured = window.stop()
-        results = []
-        for i, worker in enumerate(workers):
-            out = worker.stdout.read()
-            worker.wait(timeout=60)
-            if worker.returncode != 0 or not out.strip():
-                log = (run_dir / f"floor-bots-{i}.log").read_text()[-2000:]
-                raise SystemExit(f"floor: bot process {i} failed:\n{log}")
-            results.append(json.loads(out.strip().splitlines()[-1]))
+        measured = measure_window(classify, measure_at, end_at)
+        results = bot_results(workers, lambda i: run_dir / f"floor-bots-{i}.log", "floor")
     finally:
         for worker in workers:
             if worker.poll() is None:

@@ -42,7 +42,7 @@ sys.path[:0] = [str(ROOT)]
 
 from bench import floor as floor_bench  # noqa: E402
 from bench.bots import Bot, Figures, TableWatch, parse_think, percentile  # noqa: E402
-from bench.procstat import CpuWindow, postgres_pids, redis_pids, tree  # noqa: E402
+from bench.procstat import bot_results, measure_window, postgres_pids, redis_pids, tree  # noqa: E402
 
 SEATS = 6
 BANKROLL = 1_000_000  # per bot: enough to buy in again after every bust for the whole run
@@ -139,6 +139,7 @@ def prepare(tables: int, run_id: str, seed: int) -> list[dict]:
 
 
 def audit() -> tuple[bool, str]:
+    # Here, not at the top: Django is set up (for the cluster's database) only once it has stopped.
     from django.db import connection
 
     from holdem.audit import audit_chips
@@ -305,18 +306,8 @@ def play(plan, args) -> dict:
             worker.stdin.close()
             workers.append(worker)
         classify = classifier(args.run_dir, args.database, [w.pid for w in workers])
-        time.sleep(max(0.0, measure_at - time.monotonic()))
-        window = CpuWindow(classify).start()
-        time.sleep(max(0.0, end_at - time.monotonic()))
-        measured = window.stop()
-        results = []
-        for i, worker in enumerate(workers):
-            out = worker.stdout.read()
-            worker.wait(timeout=60)
-            if worker.returncode != 0 or not out.strip():
-                tail = (args.run_dir / "bots" / f"{i}.log").read_text()[-2000:]
-                raise SystemExit(f"load: bot process {i} failed:\n{tail}")
-            results.append(json.loads(out.strip().splitlines()[-1]))
+        measured = measure_window(classify, measure_at, end_at)
+        results = bot_results(workers, lambda i: args.run_dir / "bots" / f"{i}.log", "load")
     finally:
         for worker in workers:
             if worker.poll() is None:

@@ -8,6 +8,7 @@ groups' members of their own, never counted through their parent's cutime (the p
 would hold every other user's finished backends).
 """
 
+import json
 import os
 import threading
 import time
@@ -219,3 +220,25 @@ class CpuWindow:
             load_after=load_average(),
             samples=self.samples,
         )
+
+
+def measure_window(classify, measure_at: float, end_at: float):
+    """Wait for the measured window (monotonic times), read every process's CPU over it."""
+    time.sleep(max(0.0, measure_at - time.monotonic()))
+    window = CpuWindow(classify).start()
+    time.sleep(max(0.0, end_at - time.monotonic()))
+    return window.stop()
+
+
+def bot_results(workers, log_of: Callable[[int], Path], who: str) -> list[dict]:
+    """The last JSON line each bot process printed; a process that failed stops the run with the
+    tail of its log."""
+    results = []
+    for i, worker in enumerate(workers):
+        out = worker.stdout.read()
+        worker.wait(timeout=60)
+        if worker.returncode != 0 or not out.strip():
+            tail = log_of(i).read_text()[-2000:]
+            raise SystemExit(f"{who}: bot process {i} failed:\n{tail}")
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    return results

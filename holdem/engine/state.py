@@ -3,8 +3,9 @@
 Everything here is plain, immutable and equal by value, so a hand survives a JSON round trip.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypedDict, Unpack
+from typing import Any, TypedDict, TypeVar, Unpack
 
 from holdem.engine.frozen import FrozenDict
 from holdem.engine.names import Street
@@ -34,6 +35,14 @@ class SeatIn:
 # tests/engine/test_hand.py checks that the signatures and the change lists match the fields.
 _new = object.__new__
 _set = object.__setattr__
+_Frozen = TypeVar("_Frozen")
+
+
+def _replaced(frozen: _Frozen, changes: Mapping[str, object]) -> _Frozen:
+    """A copy of a frozen dataclass with some fields changed, without running its __init__."""
+    changed = _new(type(frozen))
+    _set(changed, "__dict__", {**frozen.__dict__, **changes})
+    return changed
 
 
 class _PlayerChanges(TypedDict, total=False):
@@ -108,9 +117,7 @@ class PlayerState:
 
     def replace(self, **changes: Unpack[_PlayerChanges]) -> "PlayerState":
         """This player with some fields changed (dataclasses.replace, made fast)."""
-        changed = _new(PlayerState)
-        _set(changed, "__dict__", {**self.__dict__, **changes})
-        return changed
+        return _replaced(self, changes)
 
     @property
     def all_in(self) -> bool:
@@ -266,9 +273,7 @@ class HandState:
 
     def replace(self, **changes: Unpack[_HandChanges]) -> "HandState":
         """This state with some fields changed (dataclasses.replace, made fast)."""
-        changed = _new(HandState)
-        _set(changed, "__dict__", {**self.__dict__, **changes})
-        return changed
+        return _replaced(self, changes)
 
     @property
     def is_over(self) -> bool:
