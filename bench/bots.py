@@ -23,9 +23,13 @@ import urllib.request
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project root
+from holdem.delta import client_view  # pure: no Django
 
 # How often a bot picks each kind of legal action; bet/raise sizes are drawn between min_to and
 # a pot-sized amount. Folding is only considered when it costs something (there is a bet to call).
@@ -287,16 +291,20 @@ class Bot:
                     self.resyncing = True
                     await self.send({"type": "snapshot"})
             self.seq = seq
-            self.table = frame["table"]
+            self.table, self.you = client_view(self.table, self.you, frame)
             self.watch.saw(self, seq, frame["event"], at)
             if self.awaiting_action and any(
                 change.get("kind") == "action" and change.get("seat") == self.you.get("seat")
                 for change in frame["event"].get("engine") or ()
             ):
                 self.awaiting_action = False
+            if frame.get("you"):
+                await self.decide(seq)
         elif kind == "you":
-            self.you = frame["you"]
+            self.table, self.you = client_view(self.table, self.you, frame)
             await self.decide(frame["seq"])
+        elif kind == "spectators":
+            self.table, self.you = client_view(self.table, self.you, frame)
         elif kind == "ok":
             if frame.get("for") != "act":
                 self.request_pending = None

@@ -300,13 +300,6 @@ class TableConsumer(TrackedConsumer):
             frame["retry"] = True
         await self.send_json(frame)
 
-    async def table_message(self, event):
-        """A message from the services through the channel layer (holdem/broadcast.py)."""
-        message = event["message"]
-        if message.get("type") == "event":
-            self.last_seq = max(self.last_seq, message["seq"])
-        await self.send_json(message)
-
 
 def _action_id_of(frame: dict) -> str | None:
     value = frame.get("action_id")

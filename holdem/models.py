@@ -106,6 +106,18 @@ class Table(models.Model):
     seq = models.PositiveBigIntegerField(
         default=0, help_text="Sequence number of the table's events."
     )
+    spectators = models.PositiveIntegerField(
+        default=0,
+        editable=False,
+        help_text="Signed-in users watching without a seat, counted again when one comes or goes.",
+    )
+    sent_view = models.TextField(
+        blank=True,
+        default="",
+        editable=False,
+        help_text="JSON: the public view the last event brought its clients, and a digest of each "
+        "seated player's private part, so the next event sends only what changed.",
+    )
     rake_collected = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -44,7 +44,8 @@ def stakes_label(table) -> str:
 
 
 def public_table(table, state=None, seat_rows=None) -> dict:
-    """Everything anyone watching the table may see. No hole card unless shown at showdown."""
+    """Everything anyone watching the table may see. No hole card unless shown at showdown.
+    The server's clock (`now`) is the frame's: see table_view_for."""
     if state is None:
         state = current_state(table)
     elif state.is_over:
@@ -116,8 +117,7 @@ def public_table(table, state=None, seat_rows=None) -> dict:
         else None,
         "countdown": {"starts_at": epoch_ms(table.next_hand_at)} if table.next_hand_at else None,
         "last_hand": last,
-        "spectators": spectator_count(table),
-        "now": epoch_ms(timezone.now()),
+        "spectators": table.spectators,
     }
 
 
@@ -251,12 +251,9 @@ def previous_hand_at(table_id: int, user) -> dict | None:
 
 def table_view_for(table, user) -> dict:
     """The snapshot a client gets on connect or when it asks: public part + its own part."""
-    return {
-        "type": "snapshot",
-        "seq": table.seq,
-        "table": public_table(table),
-        "you": private_part(table, user),
-    }
+    public = public_table(table)
+    public["now"] = epoch_ms(timezone.now())
+    return {"type": "snapshot", "seq": table.seq, "table": public, "you": private_part(table, user)}
 
 
 def spectator_count(table) -> int:
@@ -279,7 +276,7 @@ def room_summary(table) -> dict:
         "seats": table.seats,
         "taken": len(seats),
         "players": [s.user.username for s in seats],
-        "spectators": spectator_count(table),
+        "spectators": table.spectators,
         "playing": table.in_hand,
         "min_buy_in": table.min_buy_in,
         "max_buy_in": table.max_buy_in,

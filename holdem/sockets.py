@@ -5,13 +5,12 @@ Close codes (docs/protocol.md): 4401 the session signed out or is no longer vali
 opened more sockets than allowed and this was the oldest.
 """
 
-import json
-
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from casino.accounts.sessions import session_is_valid, session_tag
 from holdem.broadcast import user_group
+from holdem.delta import encode
 from holdem.heartbeat import PROCESS_KEY, heartbeat
 from holdem.services.presence import connection_close, connection_open
 
@@ -86,4 +85,14 @@ class TrackedConsumer(AsyncWebsocketConsumer):
         await self.close_tracked()  # counted as gone now, not when the client acknowledges
 
     async def send_json(self, payload: dict) -> None:
-        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+        await self.send(text_data=encode(payload))
+
+    async def table_message(self, event) -> None:
+        """A frame from the services through the channel layer, encoded there once
+        (holdem/broadcast.py): forwarded as it is."""
+        if self.user.pk in event.get("skip", ()):
+            return  # this user gets the same change, with their own part, in their own group
+        seq = event.get("seq")
+        if seq is not None:
+            self.last_seq = max(self.last_seq, seq)
+        await self.send(text_data=event["text"])

@@ -57,6 +57,3 @@ class LobbyConsumer(TrackedConsumer):
     async def send_rooms(self):
         rooms = await database_sync_to_async(rooms_for_lobby)()
         await self.send_json({"type": "lobby", "rooms": rooms})
-
-    async def table_message(self, event):
-        await self.send_json(event["message"])

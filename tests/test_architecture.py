@@ -33,6 +33,7 @@ LAYERS = {
     "holdem.errors": "tables-data",
     "holdem.locks": "tables-data",
     "holdem.broadcast": "tables-data",
+    "holdem.delta": "tables-data",
     "holdem.migrations": "tables-data",
     "holdem.selectors": "tables-read",
     "holdem.history": "tables-read",

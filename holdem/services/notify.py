@@ -1,8 +1,16 @@
-"""Tell everyone at a table (and the lobby) what changed: one sequence number per change."""
+"""Tell everyone at a table (and the lobby) what changed: one sequence number per change, one
+frame per socket, carrying only what changed (docs/protocol.md, "event")."""
+
+from django.conf import settings
+from django.utils import timezone
 
 from casino.accounts.selectors import wallet_balances
-from holdem.broadcast import LOBBY_GROUP, player_group, send_on_commit, table_group
-from holdem.selectors import private_part, public_table, room_summary
+from holdem.broadcast import LOBBY_GROUP, frame_message, player_group, send_on_commit, table_group
+from holdem.delta import decode, digest, encode, plain, table_changes
+from holdem.selectors import epoch_ms, private_part, public_table, room_summary, spectator_count
+
+# Changes of who sits at the table (the spectators are counted again).
+SEAT_KINDS = {"seated", "left"}
 
 # Changes that alter what the lobby shows (seats taken, players, game running).
 LOBBY_KINDS = {
@@ -27,30 +35,26 @@ def notify_table(
     seats=None,
     balances=True,
 ) -> int:
-    """Queue, for after commit, the public event for the table group and each seated player's
-    private part for their own group (and for `also_tell`: users who just lost their seat).
-    Returns the new sequence number, saved in one UPDATE with the table fields named in `save`.
+    """Queue, for after commit, the event for everyone at the table: the public changes since the
+    last event, and for each player whose private part changed (and each user in `also_tell`, who
+    just lost their seat) the same frame with their own part, to them alone. Returns the new
+    sequence number, saved in one UPDATE with what was sent and the table fields named in `save`.
     `seats`: the table's seat rows with their users, if the caller has them. `balances=False`:
     no wallet changed, so the private parts leave the balance out (the client keeps its own)."""
     table.seq += 1
-    table.save(update_fields=["seq", *save])
     if seats is None:
         seats = list(table.seat_set.select_related("user"))
-    public = public_table(table, state=state, seat_rows=seats)
-    event = {
-        "kind": kind,
-        **detail,
-        "engine": [e.as_dict() for e in engine_events if e.private_to is None],
-    }
-    messages = [
-        (
-            table_group(table.pk),
-            {"type": "event", "seq": table.seq, "event": event, "table": public},
-        )
-    ]
+    if kind in SEAT_KINDS and spectators_counted(table):
+        save = (*save, "spectators")  # who sat down or stood up was watching, or now is
+    public = plain(public_table(table, state=state, seat_rows=seats))
+    sent = decode(table.sent_view) if table.sent_view else {}
+    changes = table_changes(sent.get("table"), public)
+    changes["now"] = epoch_ms(timezone.now())
+
     wallets = wallet_balances(user_ids=[s.user_id for s in seats]) if balances else {}
+    yous = {}
     for seat in seats:
-        you = private_part(
+        yous[seat.user_id] = private_part(
             table,
             seat.user,
             state=state,
@@ -59,20 +63,53 @@ def notify_table(
             with_balance=balances,
             seated_here=True,
         )
-        messages.append(
-            (player_group(table.pk, seat.user_id), {"type": "you", "seq": table.seq, "you": you})
-        )
+    key = settings.SECRET_KEY.encode()
+    digests = {str(user_id): digest(you, key) for user_id, you in yous.items()}
+    before = sent.get("you", {})
+    changed = {uid: you for uid, you in yous.items() if before.get(str(uid)) != digests[str(uid)]}
     for user in also_tell:
-        you = private_part(table, user, state=state, seat=None, seated_here=True)
-        messages.append(
-            (player_group(table.pk, user.pk), {"type": "you", "seq": table.seq, "you": you})
-        )
+        changed[user.pk] = private_part(table, user, state=state, seat=None, seated_here=True)
+
+    table.sent_view = encode({"table": public, "you": digests})
+    table.save(update_fields=["seq", "sent_view", *save])
+
+    event = {
+        "kind": kind,
+        **detail,
+        "engine": [e.as_dict() for e in engine_events if e.private_to is None],
+    }
+    frame = {"type": "event", "seq": table.seq, "event": event, "changes": changes}
+    messages = [(table_group(table.pk), frame_message(frame, skip=changed))]
+    for user_id, you in changed.items():
+        messages.append((player_group(table.pk, user_id), frame_message({**frame, "you": you})))
     if kind in LOBBY_KINDS:
-        messages.append((LOBBY_GROUP, {"type": "room", "room": room_summary(table)}))
+        messages.append((LOBBY_GROUP, frame_message({"type": "room", "room": room_summary(table)})))
     send_on_commit(messages)
     return table.seq
 
 
-def lobby_room_changed(table) -> None:
-    """Spectators came or went: only the lobby's counts change (no table event)."""
-    send_on_commit([(LOBBY_GROUP, {"type": "room", "room": room_summary(table)})])
+def spectators_counted(table) -> bool:
+    """Count the table's spectators again (the caller holds the table lock); True if it changed."""
+    count = spectator_count(table)
+    if count == table.spectators:
+        return False
+    table.spectators = count
+    return True
+
+
+def spectators_changed(table, user_id: int) -> None:
+    """A socket of `user_id` came or went (the caller holds the table lock): when the number of
+    spectators changed, the lobby and the table hear it (no table event: nothing else changed).
+    That user's own sockets are left out: a new one's snapshot already has the new count."""
+    if not spectators_counted(table):
+        return
+    table.save(update_fields=["spectators"])
+    send_on_commit(
+        [
+            (LOBBY_GROUP, frame_message({"type": "room", "room": room_summary(table)})),
+            (
+                table_group(table.pk),
+                frame_message({"type": "spectators", "count": table.spectators}, skip=[user_id]),
+            ),
+        ]
+    )

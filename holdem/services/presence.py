@@ -16,7 +16,7 @@ from django.utils import timezone
 from holdem.locks import table_lock
 from holdem.models import PROCESS_EXPIRY_SECONDS, Connection, Seat, WebProcess
 from holdem.services.hands import hand_protect_disconnected
-from holdem.services.notify import lobby_room_changed, notify_table
+from holdem.services.notify import notify_table, spectators_changed
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ def connection_open(
         )
         if table_id is not None:
             if not already_here:
-                lobby_room_changed(table)
+                spectators_changed(table, user.pk)
             seat = Seat.objects.filter(table=table, user=user).first()
             if seat is not None and seat.connection_lost_at is not None:
                 seat.connection_lost_at = None  # back within the grace period: nothing happened
@@ -149,7 +149,7 @@ def _left_if_gone(table, user_id: int, lost_at=None) -> None:
     period has passed without a new socket (RULES.md 5), at once when the grace is 0."""
     if live_connections().filter(table=table, user_id=user_id).exists():
         return
-    lobby_room_changed(table)
+    spectators_changed(table, user_id)
     seat = Seat.objects.filter(table=table, user_id=user_id).select_related("user").first()
     if seat is None or seat.disconnected or seat.connection_lost_at is not None:
         return

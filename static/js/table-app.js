@@ -1,5 +1,6 @@
 // The table client: one websocket to ws/table/<id>/ (docs/protocol.md). A snapshot sets the whole
-// view; each event replaces the public table and each `you` frame the private part. A gap in
+// view; each event brings what changed in the public table (table-delta.js) and, when ours
+// changed, our private part. A gap in
 // `seq` asks for a new snapshot; a lost connection reconnects by itself and says so. It is also
 // the `view` the felt, the console and the pure modules read (seats.js, console-state.js).
 
@@ -13,6 +14,7 @@ import { capitalise } from "./format.js";
 import { engineLines, lastActionText, tableLines } from "./log.js";
 import { centerMessage, connectionText, tableFacts } from "./messages.js";
 import { LiveSocket, socketUrl } from "./socket.js";
+import { applyChanges, applyYou } from "./table-delta.js";
 
 const LOG_LIMIT = 80;
 const PENDING_TIMEOUT_MS = 6000;
@@ -221,13 +223,10 @@ export class TableApp {
         if (this.seq !== null && typeof frame.seq === "number" && frame.seq > this.seq) this.askSnapshotNow();
         return;
       case "you":
-        if (typeof frame.seq === "number" && frame.seq >= this.youSeq && frame.you) {
-          // Mid-hand the balance is left out (no wallet changes then): keep the one we have.
-          if (!("balance" in frame.you) && this.you) frame.you.balance = this.you.balance;
-          this.you = frame.you;
-          this.youSeq = frame.seq;
-          if (this.pending && frame.seq > this.pendingAfterSeq) this.clearPending();
-        }
+        this.applyYou(frame);
+        break;
+      case "spectators":
+        if (this.table && Number.isInteger(frame.count)) this.table = { ...this.table, spectators: frame.count };
         break;
       case "ok":
         // Accepted; the new private part is on its way (a repeated action_id brings none).
@@ -271,13 +270,23 @@ export class TableApp {
     if (frame.seq <= this.seq) return; // already seen (or older than our snapshot)
     if (frame.seq !== this.seq + 1) this.askSnapshot();
     this.seq = frame.seq;
-    if (frame.table) {
-      this.table = frame.table;
-      this.noteClock(frame.table);
+    if (frame.changes) {
+      this.table = applyChanges(this.table, frame.changes);
+      this.noteClock(frame.changes);
     }
+    if (frame.you) this.applyYou(frame);
     this.logEvent(frame.event || {});
     clearTimeout(this.consistencyTimer);
     this.consistencyTimer = setTimeout(() => this.checkOwnSeat(), 400);
+  }
+
+  /** Our private part, from an event (only when it changed) or a `you` frame. Mid-hand the
+   * balance is left out (no wallet changes then): we keep the one we have. */
+  applyYou(frame) {
+    if (typeof frame.seq !== "number" || frame.seq < this.youSeq || !frame.you) return;
+    this.you = applyYou(this.you, frame.you);
+    this.youSeq = frame.seq;
+    if (this.pending && frame.seq > this.pendingAfterSeq) this.clearPending();
   }
 
   /** The seat we think is ours is gone or someone else's (we left, busted, were removed), or the

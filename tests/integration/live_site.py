@@ -15,6 +15,7 @@ import time
 
 from django.db import close_old_connections, connection
 
+from tests.frames import follow
 from tests.integration.daphne_serve import ROOT, free_port, server_env, session_cookie, wait_healthy
 
 __all__ = ["ROOT", "Clock", "LiveServer", "Player", "session_cookie", "wait_until"]
@@ -116,13 +117,16 @@ class Clock:
 
 class Player:
     """A websocket tab that keeps reading: like static/js/table-app.js it tracks the table's `seq`
-    and asks for a snapshot when a `heartbeat` (or an event) shows it missed something."""
+    and asks for a snapshot when a `heartbeat` (or an event) shows it missed something, and it
+    keeps the table as the frames build it (each `event` frame is given the whole `table`)."""
 
     def __init__(self, name: str):
         self.name = name
         self.ws = None
         self.frames = []
         self.seq = None
+        self.table = None
+        self.you = None
         self.reader = None
         self.closed_with = None
 
@@ -145,6 +149,7 @@ class Player:
         try:
             async for text in self.ws:
                 frame = json.loads(text)
+                self.table, self.you = follow(self.table, self.you, frame)
                 self.frames.append(frame)
                 if frame["type"] == "snapshot":
                     self.seq = frame["seq"]

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from holdem.models import Table
 from holdem.services import deadlines_fire_due, room_create
+from tests.frames import follow
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,11 +93,13 @@ class Peer:
     def __init__(self, ws):
         self.ws = ws
         self.frames = []
+        self.table = self.you = None
 
     async def until(self, predicate, timeout=10):
         async def wait():
             while True:
                 frame = json.loads(await self.ws.recv())
+                self.table, self.you = follow(self.table, self.you, frame)
                 self.frames.append(frame)
                 if predicate(frame):
                     return frame
@@ -159,8 +162,8 @@ def test_players_on_two_servers_play_one_hand_and_both_lobbies_follow(two_server
             next_hand_at=timezone.now()
         )
         await database_sync_to_async(deadlines_fire_due)()
-        hole_a = (await a.until(lambda f: f["type"] == "you" and f["you"]["hole"]))["you"]["hole"]
-        hole_b = (await b.until(lambda f: f["type"] == "you" and f["you"]["hole"]))["you"]["hole"]
+        hole_a = (await a.until(lambda f: f.get("you") and f["you"]["hole"]))["you"]["hole"]
+        hole_b = (await b.until(lambda f: f.get("you") and f["you"]["hole"]))["you"]["hole"]
         assert len(hole_a) == len(hole_b) == 2 and not set(hole_a) & set(hole_b)
         peers = {0: a, 1: b}
         for step in range(30):

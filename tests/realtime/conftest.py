@@ -9,6 +9,8 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.utils import timezone
 
+from tests.frames import follow
+
 ORIGIN = b"http://127.0.0.1"
 
 
@@ -19,12 +21,17 @@ def session_cookie(user) -> str:
 
 
 class Socket:
-    """One browser tab: a connected websocket that remembers every frame it received."""
+    """One browser tab: a connected websocket that remembers every frame it received. Like the
+    site's client it keeps the table as the frames build it: each `event` frame is given the
+    whole `table` after its changes (holdem/delta.py), as the client holds it."""
 
     def __init__(self, communicator, name):
         self.communicator = communicator
         self.name = name
         self.frames = []
+        self.table = None
+        self.you = None
+        self.seq = None
 
     async def send(self, frame):
         await self.communicator.send_to(
@@ -33,6 +40,9 @@ class Socket:
 
     async def receive(self, timeout=3):
         frame = json.loads(await self.communicator.receive_from(timeout=timeout))
+        self.table, self.you = follow(self.table, self.you, frame)
+        if frame["type"] in ("snapshot", "event"):
+            self.seq = frame["seq"]
         self.frames.append(frame)
         return frame
 

@@ -1,0 +1,12 @@
+"""What the test clients do with the table frames they receive, like the site's own client."""
+
+from holdem.delta import client_view
+
+
+def follow(table, you, frame):
+    """The (table, you) a client holds after `frame`. An `event` frame is also given `table`,
+    the whole public table after its changes, so a test can read it the way the client does."""
+    table, you = client_view(table, you, frame)
+    if frame.get("type") == "event" and table is not None:
+        frame["table"] = table
+    return table, you
