@@ -89,6 +89,7 @@ FRAMES = {
     "show": FrameType("seat_change"),
     "muck": FrameType("seat_change"),
     "auto_muck": FrameType("auto_muck", {"value": _flag}),
+    "pre_action": FrameType("pre_action", {}, {"value": _word, "amount": _chips}),
     "card_back": FrameType("card_back", {"value": _word}),
     "previous_hand": FrameType("previous_hand"),
     "switch": FrameType("switch", {"table_id": _whole_number}),
@@ -261,6 +262,15 @@ class TableConsumer(TrackedConsumer):
         service = SEAT_CHANGES[frame["type"]]
         await database_sync_to_async(service)(table_id=self.table_id, user=self.user)
         await self.ok(frame["type"])
+
+    async def on_pre_action(self, frame: dict) -> None:
+        await database_sync_to_async(services.table_pre_action)(
+            table_id=self.table_id,
+            user=self.user,
+            choice=frame.get("value"),
+            amount=frame.get("amount"),
+        )
+        await self.ok("pre_action")
 
     async def on_auto_muck(self, frame: dict) -> None:
         await database_sync_to_async(services.table_set_auto_muck)(

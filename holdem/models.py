@@ -164,6 +164,10 @@ class Seat(models.Model):
     )
     # None: the player never chose, the room's auto_muck applies (RULES.md 1).
     auto_muck = models.BooleanField(null=True, blank=True)
+    # A pre-action box (holdem/preactions.py): applied when the turn comes, in its betting round.
+    pre_action = models.CharField(max_length=12, blank=True, default="")
+    pre_action_amount = models.PositiveBigIntegerField(null=True, blank=True)
+    pre_action_round = models.CharField(max_length=24, blank=True, default="")
     sat_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

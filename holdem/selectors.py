@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from casino.accounts.models import CardBack
 from casino.accounts.selectors import wallet_balance
-from holdem import engine
+from holdem import engine, preactions
 from holdem.models import (
     DEADLINES_CLOCK,
     PROCESS_EXPIRY_SECONDS,
@@ -195,6 +195,7 @@ def private_part(
         "legal": None,
         "can_show": False,
         "can_muck": False,
+        "pre_action": None,
     }
     if not with_balance:
         del mine["balance"]
@@ -218,6 +219,18 @@ def private_part(
         me = next((s for s in own["seats"] if s["seat"] == seat.number), None)
         mine["hole"] = me.get("hole") if me else None
         mine["legal"] = own.get("legal")
+        if (
+            preactions.live(
+                state,
+                seat.number,
+                seat.pre_action,
+                seat.pre_action_amount,
+                seat.pre_action_round,
+                table.hands_played,
+            )
+            and state.to_act != seat.number
+        ):
+            mine["pre_action"] = {"value": seat.pre_action, "amount": seat.pre_action_amount}
     elif table.last_hand is not None and not table.in_hand:
         record = table.last_hand
         played = next((p for p in record.players if p["user_id"] == user.pk), None)

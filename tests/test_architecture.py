@@ -34,6 +34,7 @@ LAYERS = {
     "holdem.locks": "tables-data",
     "holdem.broadcast": "tables-data",
     "holdem.delta": "tables-data",
+    "holdem.preactions": "tables-data",
     "holdem.migrations": "tables-data",
     "holdem.selectors": "tables-read",
     "holdem.history": "tables-read",

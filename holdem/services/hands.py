@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino.errors import DomainError
-from holdem import engine
+from holdem import engine, preactions
 from holdem.engine.cards import new_deck, shuffle
 from holdem.engine.positions import blind_seats, next_button
 from holdem.engine.view import result_view
@@ -30,7 +30,7 @@ from holdem.models import (
 from holdem.options import hand_options
 from holdem.selectors import muck_choice
 from holdem.services.countdown import countdown_start
-from holdem.services.notify import notify_table
+from holdem.services.notify import notify_player, notify_table
 from holdem.services.seats import seat_release
 
 PROTECTIONS_PER_DAY = 2  # RULES.md 5
@@ -361,9 +361,69 @@ def _record_choices(table, record, state) -> None:
         table.save(update_fields=["show_or_muck_deadline"])
 
 
+def table_pre_action(*, table_id: int, user, choice: str | None, amount: int | None = None):
+    """Tick a pre-action box, or clear it with `choice` None (holdem/preactions.py). Only the
+    player hears of it: others must not learn that a choice is waiting."""
+    with transaction.atomic():
+        table = table_lock(table_id)
+        seat = table.seat_set.filter(user=user).select_related("user").first()
+        if seat is None or not table.in_hand or not seat.in_hand:
+            raise DomainError("no_pre_action", "pre-actions are for players dealt into the hand")
+        state = engine.state_from_json(table.hand_state)
+        if choice is not None:
+            refused = preactions.problem(state, seat.number, choice, amount)
+            if refused is not None:
+                raise DomainError(*refused)
+        seat.pre_action = choice or ""
+        seat.pre_action_amount = amount if choice == "call" else None
+        seat.pre_action_round = (
+            preactions.round_key(table.hands_played, state.street) if choice else ""
+        )
+        seat.save(update_fields=["pre_action", "pre_action_amount", "pre_action_round"])
+        notify_player(table, seat, state)
+
+
+def _pre_actions(table, state, events, seats):
+    """Whoever's turn it is next with a pre-action standing acts by it now, through the engine
+    like a clicked action (and so may the next one). Each choice is used up, or lapses, when its
+    turn comes. Returns the state and events after them."""
+    by_number = {s.number: s for s in seats}
+    while not state.is_over and state.to_act is not None:
+        seat = by_number.get(state.to_act)
+        if seat is None or not seat.pre_action:
+            break
+        stands = preactions.live(
+            state,
+            seat.number,
+            seat.pre_action,
+            seat.pre_action_amount,
+            seat.pre_action_round,
+            table.hands_played,
+        )
+        action = preactions.action_for(state, seat.pre_action, seat.pre_action_amount)
+        seat.pre_action, seat.pre_action_amount, seat.pre_action_round = "", None, ""
+        fields = ["pre_action", "pre_action_amount", "pre_action_round"]
+        if stands and action is not None:
+            seat.timeouts_in_row = 0  # the player's own choice: not an idle turn
+            fields.append("timeouts_in_row")
+        seat.save(update_fields=fields)
+        if not stands or action is None:
+            break
+        street = state.street
+        state, more = engine.apply_action(state, seat.number, action, None)
+        _log(table, seat.number, seat.user, action, None, street, "pre_action", "")
+        events = [*events, *more]
+    return state, events
+
+
 def _advance(table, state, events, now, seats=None) -> None:
     """Store the new state, then either start the next turn clock or finish the hand. Mid-hand
-    the state, its clock, the action count and the event's seq are one UPDATE (notify_table)."""
+    the state, its clock, the action count and the event's seq are one UPDATE (notify_table).
+    A pre-action standing for the next player to act is applied first."""
+    if not state.is_over and state.to_act is not None:
+        if seats is None:
+            seats = list(table.seat_set.select_related("user"))
+        state, events = _pre_actions(table, state, events, seats)
     if state.is_over:
         _finish(table, state, events, now)
         return

@@ -113,3 +113,15 @@ def spectators_changed(table, user_id: int) -> None:
             ),
         ]
     )
+
+
+def notify_player(table, seat, state) -> None:
+    """Only this seated player's private part changed (nothing anyone else sees): send it to them
+    alone, with the table's current seq (no new event), and remember what they were sent."""
+    you = private_part(table, seat.user, state=state, seat=seat, with_balance=False)
+    sent = decode(table.sent_view) if table.sent_view else {}
+    sent.setdefault("you", {})[str(seat.user_id)] = digest(you, settings.SECRET_KEY.encode())
+    table.sent_view = encode(sent)
+    table.save(update_fields=["sent_view"])
+    frame = {"type": "you", "seq": table.seq, "you": you}
+    send_on_commit([(player_group(table.pk, seat.user_id), frame_message(frame))])
