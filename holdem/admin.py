@@ -22,6 +22,7 @@ STATE_FIELDS = (
     "next_hand_at",
     "turn_deadline",
     "turn_token",
+    "turn_bank_from",
     "hand",
     "last_hand",
     "button_seat",

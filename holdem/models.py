@@ -70,6 +70,11 @@ class Table(models.Model):
         max_length=20, choices=Disconnect.choices, default=Disconnect.CHECK_FOLD
     )
     turn_seconds = models.PositiveSmallIntegerField(default=60)
+    time_bank_seconds = models.PositiveSmallIntegerField(
+        default=30,
+        help_text="Each player's time bank: extra time once the turn clock runs out (0 = none); "
+        "refilled by 5 s every 10 hands dealt, up to this.",
+    )
     countdown_seconds = models.PositiveSmallIntegerField(default=30)
     countdown_full_seconds = models.PositiveSmallIntegerField(default=10)
     rake_percent = models.DecimalField(max_digits=5, decimal_places=2, default=0)
@@ -87,6 +92,8 @@ class Table(models.Model):
     next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     turn_token = models.CharField(max_length=32, blank=True)
+    # When the running turn's clock ran out and its player's time bank started (None: it has not).
+    turn_bank_from = models.DateTimeField(null=True, blank=True)
     # RULES.md 4: players offered Show or Muck after the last hand muck when this passes.
     show_or_muck_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
 
@@ -168,6 +175,9 @@ class Seat(models.Model):
     pre_action = models.CharField(max_length=12, blank=True, default="")
     pre_action_amount = models.PositiveBigIntegerField(null=True, blank=True)
     pre_action_round = models.CharField(max_length=24, blank=True, default="")
+    # The time bank left (issue 14), and the hands dealt since it was last refilled.
+    time_bank_ms = models.PositiveIntegerField(default=30_000)
+    bank_hands = models.PositiveSmallIntegerField(default=0)
     sat_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

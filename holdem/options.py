@@ -26,6 +26,7 @@ def rules_of(table) -> dict:
         "entry": table.entry,
         "disconnect": table.disconnect,
         "turn_seconds": table.turn_seconds,
+        "time_bank_seconds": table.time_bank_seconds,
         "countdown_seconds": table.countdown_seconds,
         "countdown_full_seconds": table.countdown_full_seconds,
         "rake_percent": int(rake) if rake == rake.to_integral_value() else float(rake),
@@ -91,6 +92,8 @@ def room_problems(table) -> dict[str, str]:
         problems["rake_percent"] = "Rake is 0 to 100 percent."
     if table.turn_seconds < 5:
         problems["turn_seconds"] = "A turn lasts at least 5 seconds."
+    if not 0 <= table.time_bank_seconds <= 600:
+        problems["time_bank_seconds"] = "A time bank is 0 (none) to 600 seconds."
     if table.countdown_seconds < 1 or table.countdown_full_seconds < 1:
         problems["countdown_seconds"] = "Countdowns last at least 1 second."
     if not problems and table.blinds == Blinds.FIXED:

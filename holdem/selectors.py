@@ -72,6 +72,7 @@ def public_table(table, state=None, seat_rows=None) -> dict:
             "sitting_out": seat.sitting_out,
             "waiting_for_big_blind": seat.waiting_for_big_blind,
             "disconnected": seat.disconnected,
+            "time_bank": seat.time_bank_ms // 1000,
         }
         if number in in_hand:
             played = in_hand[number]
@@ -112,6 +113,8 @@ def public_table(table, state=None, seat_rows=None) -> dict:
             "deadline": epoch_ms(table.turn_deadline),
             "seconds": table.turn_seconds,
             "token": table.turn_token,
+            # The turn clock ran out and the player's time bank runs until `deadline`.
+            "bank_from": epoch_ms(table.turn_bank_from),
         }
         if hand_view and hand_view.get("to_act") is not None
         else None,

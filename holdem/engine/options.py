@@ -38,6 +38,7 @@ TABLE_OPTION_NAMES = frozenset(
         "entry",
         "disconnect",
         "turn_seconds",
+        "time_bank_seconds",
         "countdown_seconds",
         "countdown_full_seconds",
         "auto_muck",

@@ -126,6 +126,7 @@ def hand_start(table, now) -> bool:
                 "wants_to_post",
                 "missed_small_blind",
                 "missed_big_blind",
+                *_bank_refill(s, table),
             ]
         )
     table.button_seat = button
@@ -190,6 +191,7 @@ def _act(table, user, action, amount, action_id: str, turn_token) -> dict:
             (e.to for e in events if e.kind == "action" and e.seat == seat.number), amount
         )
     _log(table, seat.number, user, action, amount, street, "player", action_id)
+    _bank_spent(table, seat, timezone.now())
     if seat.timeouts_in_row:
         seat.timeouts_in_row = 0
         seat.save(update_fields=["timeouts_in_row"])
@@ -223,22 +225,69 @@ def _repeated(table_id: int, user, action, amount, action_id: str) -> dict | Non
     }
 
 
+BANK_REFILL_MS = 5_000  # issue 14: the time bank grows by 5 s every 10 hands dealt
+BANK_REFILL_HANDS = 10
+
+
 def hand_timeout(table, now) -> bool:
-    """RULES.md 5: the turn ran out: check if nothing is owed, else fold. Caller holds the lock."""
+    """RULES.md 5: the turn ran out: check if nothing is owed, else fold. Caller holds the lock.
+    A connected player with time in their bank gets it first (the turn goes on until it is
+    spent); only an empty bank lets the timeout act."""
     state = engine.state_from_json(table.hand_state)
     seat_number = state.to_act
     if seat_number is None:
         return False
+    seat = table.seat_set.filter(number=seat_number).select_related("user").first()
+    if seat is not None and table.turn_bank_from is None and _bank_opens(table, seat, state, now):
+        return False
+    if seat is not None and table.turn_bank_from is not None and seat.time_bank_ms:
+        seat.time_bank_ms = 0  # spent to the end
+        seat.save(update_fields=["time_bank_ms"])
     street = state.street
     legal = engine.legal_actions(state)
     new_state, events = engine.apply_timeout(state, seat_number)
-    seat = table.seat_set.filter(number=seat_number).select_related("user").first()
     taken = "check" if legal is not None and "check" in legal.actions else "fold"
     _log(table, seat_number, seat.user if seat else None, taken, None, street, "timeout", "")
     if seat is not None and not seat.disconnected:
         _count_idle_turn(table, seat)
     _advance(table, new_state, events, now)
     return True
+
+
+def _bank_opens(table, seat, state, now) -> bool:
+    """The turn clock ran out: the player's time bank, if they have one, takes over."""
+    if seat.disconnected or seat.time_bank_ms <= 0 or table.time_bank_seconds == 0:
+        return False
+    table.turn_bank_from = table.turn_deadline
+    table.turn_deadline = table.turn_deadline + timedelta(milliseconds=seat.time_bank_ms)
+    notify_table(
+        table,
+        "time_bank",
+        {"seat": seat.number, "seconds": seat.time_bank_ms // 1000},
+        state=state,
+        save=("turn_bank_from", "turn_deadline"),
+        balances=False,
+    )
+    return True
+
+
+def _bank_spent(table, seat, now) -> None:
+    """The player acted while their time bank ran: what they used of it is gone."""
+    if table.turn_bank_from is None:
+        return
+    used = int((now - table.turn_bank_from).total_seconds() * 1000)
+    seat.time_bank_ms = max(0, seat.time_bank_ms - max(used, 0))
+    seat.save(update_fields=["time_bank_ms"])
+
+
+def _bank_refill(seat, table) -> list[str]:
+    """Count a hand dealt to the seat; every BANK_REFILL_HANDS of them refill its bank a little."""
+    seat.bank_hands += 1
+    if seat.bank_hands < BANK_REFILL_HANDS:
+        return ["bank_hands"]
+    seat.bank_hands = 0
+    seat.time_bank_ms = min(table.time_bank_seconds * 1000, seat.time_bank_ms + BANK_REFILL_MS)
+    return ["bank_hands", "time_bank_ms"]
 
 
 IDLE_TIMEOUTS = 2  # RULES.md 2
@@ -260,9 +309,11 @@ def _count_idle_turn(table, seat) -> None:
 
 
 def turn_renew(table, now) -> None:
-    """A fresh turn clock for the player to act, same turn (token kept); caller holds the lock."""
+    """A fresh turn clock for the player to act, same turn (token kept); caller holds the lock.
+    A time bank that was running is stopped (what was used of it stays used)."""
     table.turn_deadline = now + timedelta(seconds=table.turn_seconds)
-    table.save(update_fields=["turn_deadline"])
+    table.turn_bank_from = None
+    table.save(update_fields=["turn_deadline", "turn_bank_from"])
     notify_table(
         table,
         "turn_renewed",
@@ -432,13 +483,14 @@ def _advance(table, state, events, now, seats=None) -> None:
         now + timedelta(seconds=table.turn_seconds) if state.to_act is not None else None
     )
     table.turn_token = uuid.uuid4().hex
+    table.turn_bank_from = None
     notify_table(
         table,
         "hand",
         {},
         engine_events=events,
         state=state,
-        save=("hand_state", "turn_deadline", "turn_token", "hand_actions"),
+        save=("hand_state", "turn_deadline", "turn_token", "turn_bank_from", "hand_actions"),
         seats=seats,
         balances=False,  # mid-hand no wallet changes: the chips in play are in the state
     )
@@ -480,6 +532,7 @@ def _finish(table, state, events, now) -> None:
     table.last_hand = record
     table.turn_deadline = None
     table.turn_token = ""
+    table.turn_bank_from = None
     # RULES.md 4: players offered Show or Muck have a few seconds to choose.
     table.show_or_muck_deadline = (
         now + timedelta(seconds=SHOW_OR_MUCK_SECONDS) if result.undecided else None
@@ -492,6 +545,7 @@ def _finish(table, state, events, now) -> None:
             "last_hand",
             "turn_deadline",
             "turn_token",
+            "turn_bank_from",
             "show_or_muck_deadline",
         ]
     )

@@ -69,6 +69,7 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
             user=user,
             stack=0,
             auto_muck=user.auto_muck,
+            time_bank_ms=table.time_bank_seconds * 1000,
             # RULES.md 2: sitting down during a game (a hand, or the countdown between two hands
             # of a running game) waits; wait_or_post rooms wait for the big blind or post. So
             # does a player who left owing blinds here less than 30 minutes ago.

@@ -49,6 +49,7 @@ RULES_ROOMS = {
         "countdown_seconds": 2,
         "countdown_full_seconds": 1,
         "turn_seconds": 5,
+        "time_bank_seconds": 0,  # the turns run out at once (the bank has its own tests)
     },
     "rebuy": {"preset": "nl50", "seats": 6, "countdown_seconds": 30},
     # All-in protection (the fixed-limit preset), a short grace and turns that outlast it.

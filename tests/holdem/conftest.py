@@ -76,6 +76,9 @@ def clock(monkeypatch):
 @pytest.fixture
 def room(db):
     def make(preset="nl50", name=None, **options):
+        # The turn-clock tests time turns out: rooms here have no time bank unless a test gives
+        # one (tests/holdem/test_time_bank.py).
+        options.setdefault("time_bank_seconds", 0)
         return room_create(
             name=name or f"{preset} room {Table.objects.count() + 1}", preset=preset, **options
         )

@@ -82,7 +82,9 @@ def wait_for(condition, seconds):
 
 
 def seated_table(make_player, name):
-    table = room_create(name=name, preset="nl50", countdown_seconds=3, turn_seconds=5)
+    table = room_create(
+        name=name, preset="nl50", countdown_seconds=3, turn_seconds=5, time_bank_seconds=0
+    )
     for number in (0, 1):
         table_sit(table_id=table.pk, user=make_player(), seat=number, buy_in=2_000)
     return table

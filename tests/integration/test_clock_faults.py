@@ -43,7 +43,7 @@ def fire_in_a_process():
 def test_a_deadline_fired_again_after_its_worker_was_killed_times_the_turn_out_once(
     postgres, make_player
 ):
-    table = room_create(name="twice", preset="nl50", turn_seconds=5)
+    table = room_create(name="twice", preset="nl50", turn_seconds=5, time_bank_seconds=0)
     for number in (0, 1):
         table_sit(table_id=table.pk, user=make_player(), seat=number, buy_in=2_000)
     Table.objects.filter(pk=table.pk).update(next_hand_at=timezone.now())

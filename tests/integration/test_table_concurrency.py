@@ -43,7 +43,7 @@ def current(table):
 
 
 def seated_table(make_player, name, seats=(0, 1, 2), buy_in=3_000):
-    table = room_create(name=name, preset="nl50")
+    table = room_create(name=name, preset="nl50", time_bank_seconds=0)  # timeouts act at once
     users = {}
     for number in seats:
         users[number] = make_player()

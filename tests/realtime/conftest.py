@@ -110,6 +110,8 @@ def table_room(db):
     def make(preset="nl50", **options):
         from holdem.models import Table
 
+        options.setdefault("time_bank_seconds", 0)  # as in tests/holdem/conftest.py
+
         return room_create(name=f"rt {preset} {Table.objects.count()}", preset=preset, **options)
 
     return make
