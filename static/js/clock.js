@@ -1,10 +1,18 @@
 // Time left on the table's clocks (the turn, the countdown, Show or Muck), from the server's
 // epoch-millisecond deadlines and the server's time now. No DOM here, so tests/js runs it.
 
-/** The share of the turn's time still left, 0..1 (0 when there is no running turn). */
+/** The share of the turn's time still left, 0..1 (0 when there is no running turn). While the
+ * player's time bank runs (`turn.bank_from`), the share of the bank left. */
 export function turnFractionLeft(turn, now) {
-  if (!turn || !turn.deadline || !turn.seconds) return 0;
-  return Math.max(0, Math.min(1, (turn.deadline - now) / (turn.seconds * 1000)));
+  if (!turn || !turn.deadline) return 0;
+  const span = inTimeBank(turn) ? turn.deadline - turn.bank_from : (turn.seconds || 0) * 1000;
+  if (span <= 0) return 0;
+  return Math.max(0, Math.min(1, (turn.deadline - now) / span));
+}
+
+/** Whether the turn clock ran out and the player to act is on their time bank. */
+export function inTimeBank(turn) {
+  return Boolean(turn && typeof turn.bank_from === "number" && typeof turn.deadline === "number");
 }
 
 /** Whole seconds left to act, rounded up (0 when there is no running turn). */

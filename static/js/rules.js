@@ -79,6 +79,11 @@ export function roomRules(o) {
     add("turn", "Turn time", `${o.turn_seconds} s to act; when it runs out you check, or fold if you owe chips. `
       + "Two turns in a row running out sit you out.");
   }
+  if (has(o.time_bank_seconds)) {
+    add("time_bank", "Time bank", o.time_bank_seconds > 0
+      ? `${o.time_bank_seconds} s of extra time each, used when your turn clock runs out; it refills by 5 s every 10 hands.`
+      : "No time bank: when the turn clock runs out, the timeout acts.");
+  }
   if (has(o.countdown_seconds)) {
     add("countdown", "Between games", `The next game starts ${o.countdown_seconds} s after the last one`
       + `${has(o.countdown_full_seconds) ? ` (${o.countdown_full_seconds} s when every seat is taken)` : ""}; you may get up meanwhile.`);

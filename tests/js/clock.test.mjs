@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { decideLeftMs, secondsUntil, turnFractionLeft, turnSecondsLeft } from "../../static/js/clock.js";
+import { decideLeftMs, inTimeBank, secondsUntil, turnFractionLeft, turnSecondsLeft } from "../../static/js/clock.js";
 
 const NOW = 1_796_043_188_342;
 
@@ -30,4 +30,12 @@ test("time left to choose Show or Muck", () => {
   assert.equal(decideLeftMs({ decide_by: NOW - 1 }, NOW), 0);
   assert.equal(decideLeftMs({ decide_by: null }, NOW), null);
   assert.equal(decideLeftMs(null, NOW), null);
+});
+
+test("on the time bank the bar shows the share of the bank left", () => {
+  const turn = { seat: 0, deadline: NOW + 10_000, seconds: 20, bank_from: NOW - 30_000 };
+  assert.ok(inTimeBank(turn));
+  assert.equal(turnFractionLeft(turn, NOW), 0.25);
+  assert.equal(turnSecondsLeft(turn, NOW), 10);
+  assert.ok(!inTimeBank({ ...turn, bank_from: null }));
 });

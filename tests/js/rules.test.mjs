@@ -10,10 +10,13 @@ test("a no-limit room's rules, every option in words", () => {
     structure: "no_limit", seats: 9, blinds: "fixed", small_blind: 50, big_blind: 100, raise_cap: null, min_raise: "full",
     min_buy_in: 2000, max_buy_in: 20000, entry: "wait_or_post", disconnect: "all_in_protection", disconnect_grace_seconds: 20,
     turn_seconds: 60, countdown_seconds: 30, countdown_full_seconds: 10, rake_percent: 5, rake_cap: 300, auto_muck: true,
+    time_bank_seconds: 30,
   }));
   assert.deepEqual(Object.keys(rules), [
-    "game", "stakes", "raise_cap", "min_raise", "buy_in", "entry", "disconnect", "turn", "countdown", "rake", "auto_muck",
+    "game", "stakes", "raise_cap", "min_raise", "buy_in", "entry", "disconnect", "turn", "time_bank", "countdown", "rake",
+    "auto_muck",
   ]);
+  assert.match(rules.time_bank.text, /^30 s of extra time each, used when your turn clock runs out/);
   assert.equal(rules.game.text, "No Limit Texas Hold'em, 9 seats.");
   assert.equal(rules.stakes.term, "Stakes and blinds");
   assert.equal(rules.stakes.text, "Bet or raise up to your whole stack. Blinds 50/100.");
