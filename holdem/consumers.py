@@ -89,6 +89,7 @@ FRAMES = {
     "show": FrameType("seat_change"),
     "muck": FrameType("seat_change"),
     "auto_muck": FrameType("auto_muck", {"value": _flag}),
+    "top_up": FrameType("top_up", {"amount": _chips}),
     "pre_action": FrameType("pre_action", {}, {"value": _word, "amount": _chips}),
     "card_back": FrameType("card_back", {"value": _word}),
     "previous_hand": FrameType("previous_hand"),
@@ -271,6 +272,12 @@ class TableConsumer(TrackedConsumer):
             amount=frame.get("amount"),
         )
         await self.ok("pre_action")
+
+    async def on_top_up(self, frame: dict) -> None:
+        await database_sync_to_async(services.table_top_up)(
+            table_id=self.table_id, user=self.user, amount=frame["amount"]
+        )
+        await self.ok("top_up")
 
     async def on_auto_muck(self, frame: dict) -> None:
         await database_sync_to_async(services.table_set_auto_muck)(

@@ -217,6 +217,8 @@ def private_part(
             "missed_blinds": seat.missed_small_blind or seat.missed_big_blind,
         }
     )
+    limit = top_up_limit(table, seat)
+    mine["top_up"] = None if limit == 0 else {"max": limit}
     if state is not None and seat.in_hand and not state.is_over:
         own = engine.view(state, seat.number)
         me = next((s for s in own["seats"] if s["seat"] == seat.number), None)
@@ -439,6 +441,22 @@ def buy_in_limits(table, user, now=None) -> BuyInLimits:
             f"come back with at least that many (for 30 minutes after leaving)"
         )
     return BuyInLimits(minimum, maximum, reason, departure)
+
+
+def top_up_limit(table, seat) -> int | None:
+    """How many chips the room lets this seat add now (its wallet aside): 0 while dealt in or at
+    the room's maximum; None when the room has no maximum (up to the wallet)."""
+    if seat.in_hand:
+        return 0
+    if table.max_buy_in is None:
+        return None
+    return max(0, table.max_buy_in - seat.stack)
+
+
+def top_up_room(table, seat, balance: int) -> int:
+    """How many chips this seat may add now with a wallet of `balance`."""
+    limit = top_up_limit(table, seat)
+    return balance if limit is None else min(limit, balance)
 
 
 def game_running(table, seats) -> bool:

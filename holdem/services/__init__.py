@@ -12,6 +12,7 @@ from holdem.services.seats import (
     table_sit_in,
     table_sit_out,
     table_switch,
+    table_top_up,
 )
 
 __all__ = [
@@ -34,4 +35,5 @@ __all__ = [
     "table_sit_in",
     "table_sit_out",
     "table_switch",
+    "table_top_up",
 ]

@@ -12,7 +12,7 @@ from casino.accounts.services import wallet_adjust, wallet_lock
 from casino.errors import DomainError
 from holdem.locks import seats_lock, table_lock
 from holdem.models import Departure, Entry, Seat, Table, TableStatus
-from holdem.selectors import buy_in_limits, game_running
+from holdem.selectors import buy_in_limits, game_running, top_up_room
 from holdem.services.countdown import countdown_start_if_ready
 from holdem.services.notify import notify_table
 
@@ -93,6 +93,46 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
         countdown_start_if_ready(table, [*seats, row])
         notify_table(table, "seated", {"seat": seat, "username": user.username, "stack": buy_in})
     return row
+
+
+def table_top_up(*, table_id: int, user, amount: int) -> int:
+    """Bring more chips from the wallet to the seat between hands, up to the room's maximum
+    buy-in (in a room without one, up to the wallet). Returns the new stack."""
+    with transaction.atomic():
+        table = table_lock(table_id)
+        seats_lock(table)
+        seat = Seat.objects.filter(table=table, user=user).first()
+        if seat is None:
+            raise DomainError("not_seated", "you do not sit at this table")
+        if seat.in_hand:
+            raise DomainError("in_hand", "you are dealt in; top up when this game ends")
+        wallet_lock(user_ids=[user.pk])
+        room = top_up_room(table, seat, wallet_balance(user=user))
+        if amount < 1:
+            raise DomainError("bad_amount", "top up by at least 1 chip")
+        if room < amount:
+            raise DomainError(
+                "top_up_too_large",
+                f"you can add at most {room:,} chips now"
+                if room
+                else "you cannot add chips now: your stack is at the room's maximum, or your "
+                "wallet is empty",
+            )
+        wallet_adjust(
+            user=user,
+            amount=-amount,
+            kind=LedgerKind.BUY_IN,
+            reason=f"Top-up at {table.name}",
+            table_id=table.pk,
+        )
+        seat.stack += amount
+        seat.save(update_fields=["stack"])
+        notify_table(
+            table,
+            "topped_up",
+            {"seat": seat.number, "username": user.username, "amount": amount},
+        )
+    return seat.stack
 
 
 def table_leave(*, table_id: int, user) -> int:

@@ -51,6 +51,12 @@ BAD_FRAMES = [
     ('{"type": "switch", "table_id": "x"}', "bad_frame"),
     ('{"type": "auto_muck", "value": "yes"}', "bad_frame"),
     ('{"type": "card_back", "value": "<script>"}', "bad_card_back"),
+    ('{"type": "top_up", "amount": "500"}', "bad_amount"),
+    ('{"type": "top_up", "amount": -500}', "bad_amount"),
+    ('{"type": "top_up"}', "bad_frame"),
+    ('{"type": "top_up", "amount": 500}', "not_seated"),  # carol watches
+    ('{"type": "pre_action", "value": "fold"}', "no_pre_action"),
+    ('{"type": "pre_action", "value": 1}', "bad_frame"),
 ]
 
 
