@@ -10,8 +10,9 @@ from holdem.models import HandRecord
 STRUCTURE_NAMES = {"no_limit": "No Limit", "pot_limit": "Pot Limit", "fixed_limit": "Limit"}
 
 
-def replay_record(record: HandRecord):
-    """Yield (action row, state before, state after) for every logged action of a hand."""
+def replay_record(record: HandRecord, events: list | None = None):
+    """Yield (action row, state before, state after) for every logged action of a hand. With
+    `events`, the engine's events of the hand are appended to it as well, in order."""
     options = engine.HandOptions(**record.options)
     seats = [
         engine.SeatIn(
@@ -22,18 +23,30 @@ def replay_record(record: HandRecord):
         )
         for p in record.players
     ]
-    state, _ = engine.start_hand(options, seats, record.button_seat, record.deck)
+    state, happened = engine.start_hand(options, seats, record.button_seat, record.deck)
+    if events is not None:
+        events.extend(happened)
     steps = []
     for row in record.actions.all().order_by("index"):
         before = state
         if row.source == "timeout":
-            state, _ = engine.apply_timeout(state, row.seat)
+            state, happened = engine.apply_timeout(state, row.seat)
         elif row.source == "disconnect":
-            state, _ = engine.apply_disconnect(state, row.seat, row.action == "protected")
+            state, happened = engine.apply_disconnect(state, row.seat, row.action == "protected")
         else:
-            state, _ = engine.apply_action(state, row.seat, row.action, row.amount)
+            state, happened = engine.apply_action(state, row.seat, row.action, row.amount)
+        if events is not None:
+            events.extend(happened)
         steps.append((row, before, state))
     return state, steps
+
+
+def hand_log(record: HandRecord) -> list[dict]:
+    """The public engine events of a hand so far, as the table's `event` frames carried them:
+    what a player who reloads the page needs to write the table log again."""
+    events: list = []
+    replay_record(record, events)
+    return [event.as_dict() for event in events if event.private_to is None]
 
 
 def pokerstars_text(record: HandRecord, viewer_id: int | None = None) -> str:

@@ -13,6 +13,7 @@ from django.utils import timezone
 from casino.accounts.models import CardBack
 from casino.accounts.selectors import wallet_balance
 from holdem import engine, preactions
+from holdem.history import hand_log
 from holdem.models import (
     DEADLINES_CLOCK,
     PROCESS_EXPIRY_SECONDS,
@@ -271,7 +272,15 @@ def table_view_for(table, user) -> dict:
     """The snapshot a client gets on connect or when it asks: public part + its own part."""
     public = public_table(table)
     public["now"] = epoch_ms(timezone.now())
-    return {"type": "snapshot", "seq": table.seq, "table": public, "you": private_part(table, user)}
+    snapshot = {
+        "type": "snapshot",
+        "seq": table.seq,
+        "table": public,
+        "you": private_part(table, user),
+    }
+    if table.in_hand and table.hand is not None:
+        snapshot["log"] = hand_log(table.hand)  # the table log survives a reload
+    return snapshot
 
 
 def spectator_count(table) -> int:

@@ -4,6 +4,7 @@
 // `seq` asks for a new snapshot; a lost connection reconnects by itself and says so. It is also
 // the `view` the felt, the console and the pure modules read (seats.js, console-state.js).
 
+import { TableAlerts } from "./alerts-view.js";
 import { cardBackDesign } from "./cards.js";
 import { turnFractionLeft, turnSecondsLeft } from "./clock.js";
 import { BettingConsole } from "./console.js";
@@ -56,6 +57,7 @@ export class TableApp {
     };
     this.console = new BettingConsole(this, root.querySelector("#console"));
     this.dialogs = new TableDialogs(this, root);
+    this.alerts = new TableAlerts(this, root);
     this.dom.seats.addEventListener("click", (event) => {
       const button = event.target.closest("[data-sit]");
       if (button) this.dialogs.openSit(Number(button.dataset.sit));
@@ -263,6 +265,12 @@ export class TableApp {
     this.lastActions = {};
     this.noteClock(frame.table);
     this.clearPending();
+    // A page opened (or reloaded) mid-hand writes the hand's log so far; a running page that
+    // asked for a snapshot keeps the lines it has.
+    if (Array.isArray(frame.log)) {
+      if (!this.dom.log.children.length) this.logEvent({ kind: "hand", engine: frame.log });
+      else this.noteLastActions(frame.log);
+    }
   }
 
   applyEvent(frame) {
@@ -270,12 +278,15 @@ export class TableApp {
     if (frame.seq <= this.seq) return; // already seen (or older than our snapshot)
     if (frame.seq !== this.seq + 1) this.askSnapshot();
     this.seq = frame.seq;
+    const before = this.you;
     if (frame.changes) {
       this.table = applyChanges(this.table, frame.changes);
       this.noteClock(frame.changes);
     }
     if (frame.you) this.applyYou(frame);
     this.logEvent(frame.event || {});
+    this.alerts.announceEvent(frame.event || {});
+    this.dialogs.offerRebuy(before, frame.event || {});
     clearTimeout(this.consistencyTimer);
     this.consistencyTimer = setTimeout(() => this.checkOwnSeat(), 400);
   }
@@ -378,6 +389,7 @@ export class TableApp {
       this.dom.stage.classList.toggle("showdown", Boolean(!table.hand && table.last_hand));
     }
     this.console.render();
+    this.alerts.update();
     this.tick();
   }
 

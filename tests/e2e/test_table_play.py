@@ -422,10 +422,16 @@ def test_reload_mid_hand_restores_the_players_cards(site, sign_in):
 
     cards = hole_cards(first)
     assert len(cards) == 2
+    log_before = first.locator("#action-log li").all_inner_texts()
     first.reload()
     expect(first.locator("#conn-status")).to_have_attribute("data-state", "open")
     expect(first.locator(".seat.mine .seat-cards .pcard.face")).to_have_count(2)
     assert hole_cards(first) == cards
+    # The table log of the hand survives the reload (the snapshot carries it).
+    expect(first.locator("#action-log li").first).to_be_visible()
+    log_after = first.locator("#action-log li").all_inner_texts()
+    hand_lines = [line for line in log_before if "posts" in line or "Hand" in line]
+    assert hand_lines and all(line in log_after for line in hand_lines), (log_before, log_after)
     expect(first.locator(".seat:not(.mine) .pcard.face")).to_have_count(0)
     assert console_state(first) in (*ACTING, "waiting")
 

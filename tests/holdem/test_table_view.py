@@ -68,3 +68,25 @@ def test_legal_actions_and_hole_cards_reach_only_their_owner(seated, clock, make
     assert spectator["you"]["hole"] is None and spectator["you"]["seat"] is None
     assert all("hole" not in seat for seat in spectator["table"]["seats"])
     assert all("hole" not in seat for seat in spectator["table"]["hand"]["seats"])
+
+
+def test_a_snapshot_mid_hand_carries_the_hands_public_log(seated, clock):
+    table, users = seated("nl50", seats=(0, 1, 2))
+    clock.advance(31)
+    legal = engine.legal_actions(current(table))
+    table_act(table_id=table.pk, user=users[legal.seat], action="call")
+    table.refresh_from_db()
+    log = table_view_for(table, users[0])["log"]
+    kinds = [event["kind"] for event in log]
+    assert kinds[0] == "hand_started" and "action" in kinds
+    assert any(e["kind"] == "action" and e["seat"] == legal.seat for e in log)
+    text = str(log)
+    for seat in current(table).players:  # nobody's hole cards, in nobody's snapshot
+        assert not any(card in text for card in seat.hole)
+    clock.advance(0)
+    table.refresh_from_db()
+    while current(table) is not None:
+        legal = engine.legal_actions(current(table))
+        table_act(table_id=table.pk, user=users[legal.seat], action="fold")
+    table.refresh_from_db()
+    assert "log" not in table_view_for(table, users[0])  # between hands: the last hand's summary
