@@ -14,4 +14,9 @@ def home(request):
 
 @login_required
 def lobby(request):
-    return render(request, "lobby/lobby.html", {"rooms": rooms_for_lobby()})
+    # The page marks the room where the viewer has a seat: lobby frames name players by username.
+    return render(
+        request,
+        "lobby/lobby.html",
+        {"rooms": rooms_for_lobby(), "viewer": {"username": request.user.get_username()}},
+    )

@@ -1,5 +1,6 @@
-// How much a player may bring to a seat (RULES.md 1, 2): the window, its sentence, and what is
-// wrong with an amount typed in. No DOM here, so tests/js runs it under Node.
+// How much a player may bring to a seat (RULES.md 1, 2): the window, its sentence, the amount the
+// form proposes, what is wrong with an amount typed in, and when a player who busted is offered a
+// new buy-in. No DOM here, so tests/js runs it under Node.
 
 import { chips } from "./format.js";
 
@@ -29,7 +30,21 @@ export function buyInRange(options, you) {
 export function buyInWords(range) {
   if (!range.wholeBalance) return `Buy-in between ${chips(range.min)} and ${chips(range.roomMax)} chips.`;
   if (range.min > 1) return `Buy-in at least ${chips(range.min)} chips, up to your whole balance.`;
-  return "This room plays your whole balance (you may bring less).";
+  return "This room plays your whole balance (you may bring less, down to 1 chip).";
+}
+
+/** The amount the form proposes: the room's maximum when the wallet holds it (else the wallet);
+ * without a maximum, the whole balance (RULES.md 1: "the buy-in form then offers the whole
+ * balance first"). Never below the minimum: a short wallet is the problem buyInProblem names,
+ * not a smaller number in the box. */
+export function buyInDefault(range) {
+  const wanted = range.wholeBalance ? range.balance : range.roomMax;
+  return Math.max(range.min, Math.min(wanted, range.balance));
+}
+
+/** What the Min and Max buttons fill in; `usable` is false when the wallet is short of the minimum. */
+export function buyInButtons(range) {
+  return { min: range.min, max: Math.max(range.min, range.max), usable: range.balance >= range.min };
 }
 
 /** What is wrong with buying in for `value` chips, or "" when nothing is. */
@@ -45,4 +60,20 @@ export function buyInProblem(range, value) {
 /** The `buy_in` of the sit frame: null asks for the whole balance in a room without a maximum. */
 export function buyInToSend(range, value) {
   return range.wholeBalance && value === range.balance ? null : value;
+}
+
+/** After a bust, the seat to offer a new buy-in at, or null for no offer. `before` and `you` are
+ * the private part before and after the event. The bust is the table's `left` event for the seat
+ * we held, once the hand is over, with nothing returned: standing up or being removed after a
+ * disconnect gives chips back. The same seat if it is free, else the first free one; only when the
+ * wallet covers the minimum and the room still seats players. */
+export function rebuySeat({ before, you, event, table }) {
+  if (!before || !Number.isInteger(before.seat) || !you || Number.isInteger(you.seat) || you.seated_elsewhere) return null;
+  if (!event || event.kind !== "left" || event.seat !== before.seat || event.returned !== 0) return null;
+  if (!table || table.status !== "open" || table.hand) return null;
+  const range = buyInRange(table.options, you);
+  if (range.balance < range.min) return null;
+  const free = (table.seats || []).filter((s) => !s.occupied).map((s) => s.number);
+  if (free.includes(before.seat)) return before.seat;
+  return free.length ? Math.min(...free) : null;
 }

@@ -1,7 +1,7 @@
-// The table page's dialogs: the buy-in when taking a seat (buy-in.js has its rules), the
-// previous hand, and the room's rules (rules.js words them).
+// The table page's dialogs: the buy-in when taking a seat or buying in again after a bust
+// (buy-in.js has its rules), the previous hand, and the room's rules (rules.js words them).
 
-import { buyInProblem, buyInRange, buyInToSend, buyInWords } from "./buy-in.js";
+import { buyInButtons, buyInDefault, buyInProblem, buyInRange, buyInToSend, buyInWords, rebuySeat } from "./buy-in.js";
 import { el } from "./dom.js";
 import { chips } from "./format.js";
 import { previousHandView } from "./previous-hand.js";
@@ -15,7 +15,25 @@ export class TableDialogs {
     this.previous = root.querySelector("#previous-dialog");
     this.rules = root.querySelector("#rules-dialog");
     this.sitSeat = null;
+    this.addBuyInParts();
     this.bind();
+  }
+
+  /** The parts of the buy-in form the page's markup leaves out: the line that greets a player
+   * who just busted, and the Min and Max buttons under the amount. */
+  addBuyInParts() {
+    const sit = this.sit;
+    this.rebuyLine = el("p", { class: "sit-rebuy", id: "sit-rebuy", hidden: true }, "You busted. Buy in again?");
+    sit.querySelector("#sit-title").after(this.rebuyLine);
+    const fill = (which) => {
+      const input = sit.querySelector("#sit-amount");
+      input.value = String(buyInButtons(this.buyInRange())[which]);
+      this.checkBuyIn();
+      input.focus();
+    };
+    this.minButton = el("button", { type: "button", class: "tool", id: "sit-min", onclick: () => fill("min") }, "Min");
+    this.maxButton = el("button", { type: "button", class: "tool", id: "sit-max", onclick: () => fill("max") }, "Max");
+    sit.querySelector("#sit-amount").after(el("div", { class: "sit-presets" }, this.minButton, this.maxButton));
   }
 
   bind() {
@@ -58,7 +76,8 @@ export class TableDialogs {
     return buyInRange(app.table && app.table.options, app.you);
   }
 
-  openSit(seat) {
+  /** `rebuy`: the player just busted at this table, and the dialog opened by itself. */
+  openSit(seat, { rebuy = false } = {}) {
     if (!this.app.canSit) return;
     this.sitSeat = seat;
     const dialog = this.sit;
@@ -69,15 +88,29 @@ export class TableDialogs {
     const reason = dialog.querySelector("#sit-reason");
     reason.textContent = range.reason || "";
     reason.hidden = !range.reason;
+    this.rebuyLine.hidden = !rebuy;
+    const ends = buyInButtons(range);
+    this.minButton.textContent = `Min ${chips(ends.min)}`;
+    this.maxButton.textContent = `Max ${chips(ends.max)}`;
+    this.minButton.disabled = !ends.usable;
+    this.maxButton.disabled = !ends.usable;
     const input = dialog.querySelector("#sit-amount");
-    input.min = String(range.min);
-    input.max = String(Math.max(range.min, range.max));
-    input.value = String(Math.max(range.min, range.max));
+    input.min = String(ends.min);
+    input.max = String(ends.max);
+    input.value = String(buyInDefault(range));
     dialog.querySelector("#sit-problem").textContent = "";
-    dialog.showModal();
+    if (!dialog.open) dialog.showModal();
     this.checkBuyIn();
     input.focus();
     input.select();
+  }
+
+  /** After an event: a player who just busted is offered the buy-in at once (closing it is fine). */
+  offerRebuy(before, event) {
+    if (this.sit.open) return;
+    const app = this.app;
+    const seat = rebuySeat({ before, you: app.you, event, table: app.table });
+    if (seat !== null) this.openSit(seat, { rebuy: true });
   }
 
   checkBuyIn() {

@@ -1,5 +1,6 @@
 // The lobby: the room list kept live over ws/lobby/ (a `lobby` frame replaces the list, a `room`
-// frame updates one room). Join/Watch are plain form POSTs to /tables/<id>/enter/.
+// frame updates one room). Join/Watch are plain form POSTs to /tables/<id>/enter/; the room where
+// the signed-in player has a seat (its `players` name them) is tagged and leads back to the seat.
 
 import { CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS } from "./close-codes.js";
 import { el } from "./dom.js";
@@ -9,6 +10,7 @@ import { LiveSocket, socketUrl } from "./socket.js";
 const list = document.getElementById("room-list");
 const statusBox = document.getElementById("lobby-status");
 const rooms = new Map();
+const viewer = JSON.parse(document.getElementById("lobby-viewer").textContent || "{}");
 
 function csrfToken() {
   const input = document.querySelector("#csrf-holder [name=csrfmiddlewaretoken]");
@@ -29,22 +31,37 @@ function seatDots(room) {
   return dots;
 }
 
-function roomTile(room) {
+function hasMySeat(room) {
+  return Boolean(viewer.username && Array.isArray(room.players) && room.players.includes(viewer.username));
+}
+
+function enterControl(room, mine) {
+  // Our own seat: a plain link back to the table (nothing to switch, nothing to give up).
+  if (mine) return el("a", { class: "button small", href: `/tables/${room.id}/` }, "Back to your seat");
   const full = room.taken >= room.seats;
-  const form = el(
+  return el(
     "form",
     { method: "post", action: `/tables/${room.id}/enter/` },
     el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: csrfToken() }),
     el("button", { type: "submit", class: full ? "button small ghost" : "button small" }, full ? "Watch" : "Join"),
   );
+}
+
+function roomTile(room) {
+  const mine = hasMySeat(room);
   return el(
     "li",
-    { class: `room-tile${room.playing ? " playing" : ""}`, dataset: { roomId: String(room.id) } },
+    { class: `room-tile${room.playing ? " playing" : ""}${mine ? " mine" : ""}`, dataset: { roomId: String(room.id) } },
     el(
       "div",
       { class: "room-top" },
       el("h2", { class: "room-name" }, room.name),
-      el("span", { class: `badge structure-${room.structure}` }, STRUCTURE_NAMES[room.structure] || room.structure),
+      el(
+        "span",
+        { class: "room-tags" },
+        mine ? el("span", { class: "badge your-seat" }, "Your seat") : null,
+        el("span", { class: `badge structure-${room.structure}` }, STRUCTURE_NAMES[room.structure] || room.structure),
+      ),
     ),
     el(
       "dl",
@@ -68,7 +85,7 @@ function roomTile(room) {
       "div",
       { class: "room-bottom" },
       el("span", { class: "room-state" }, room.playing ? "Game in progress" : room.taken >= 2 ? "Next game soon" : "Waiting for players"),
-      form,
+      enterControl(room, mine),
     ),
   );
 }

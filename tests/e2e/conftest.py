@@ -45,6 +45,12 @@ ROOMS = {
     "reload": {"preset": "classic", "seats": 6, **QUICK},
     "lobby": {"preset": "nl50", "seats": 4, "countdown_seconds": 30},
     "seating": {"preset": "nl50", "seats": 6, **QUICK},
+    "alerts": {"preset": "nl50", "seats": 6, **QUICK},
+    # No maximum buy-in and fixed blinds (10/20): the buy-in form proposes the whole balance.
+    "buy_in": {"preset": "fl20", "seats": 6, "countdown_seconds": 30},
+    "rebuy": {"preset": "nl50", "seats": 6, **QUICK},
+    # Ten seats, dealt as soon as the last one is taken (tests/e2e/test_table_layout.py).
+    "layout": {"preset": "nl50", "seats": 10, **QUICK, "countdown_seconds": 60},
 }
 PLAYERS = [f"e2e{n:02d}" for n in range(1, 21)]
 

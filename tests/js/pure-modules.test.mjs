@@ -7,7 +7,7 @@ import { test } from "node:test";
 
 const JS = new URL("../../static/js/", import.meta.url);
 const PURE = [
-  "buy-in.js", "cards.js", "clock.js", "close-codes.js", "console-state.js", "format.js", "log.js", "messages.js",
+  "alerts.js", "buy-in.js", "cards.js", "clock.js", "close-codes.js", "console-state.js", "format.js", "log.js", "messages.js",
   "raise-sizes.js", "rules.js", "seats.js", "shortcuts.js", "table-delta.js",
 ];
 const BROWSER_GLOBALS = /\b(document|window|location|navigator|localStorage|WebSocket|HTMLElement|Node|crypto)\b/;
