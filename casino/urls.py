@@ -12,6 +12,7 @@ from lobby import views as lobby_views
 urlpatterns = [
     path("", lobby_views.home, name="home"),
     path("lobby/", lobby_views.lobby, name="lobby"),
+    path("lobby/rooms/", lobby_views.rooms_now, name="rooms_now"),
     path("accounts/signup/", account_views.signup, name="signup"),
     path(
         "accounts/login/",

@@ -53,10 +53,12 @@ def public_table(table, state=None, seat_rows=None) -> dict:
         state = None  # the hand is finished: the result travels in `last_hand`
     hand_view = engine.view(state, None) if state is not None else None
     in_hand = {s["seat"]: s for s in hand_view["seats"]} if hand_view else {}
-    last = _last_result(table) if hand_view is None else None
     if seat_rows is None:
         seat_rows = table.seat_set.select_related("user")
     seats = {s.number: s for s in seat_rows}
+    # Between hands the last result stays on the felt, unless everybody has gone: an empty table
+    # shows no old result.
+    last = _last_result(table) if hand_view is None and seats else None
     rows = []
     for number in range(table.seats):
         seat = seats.get(number)

@@ -20,6 +20,7 @@ import { applyChanges, applyYou } from "./table-delta.js";
 const LOG_LIMIT = 80;
 const PENDING_TIMEOUT_MS = 6000;
 const SWITCH_TIMEOUT_MS = 10000;
+const ROOMS_REFRESH_MS = 15000; // the room switcher's seat counts, while it is on screen
 
 export class TableApp {
   constructor(root, client) {
@@ -69,7 +70,25 @@ export class TableApp {
     });
     this.socket.connect();
     setInterval(() => this.tick(), 250);
+    setInterval(() => this.refreshRooms(), ROOMS_REFRESH_MS);
     this.render();
+  }
+
+  /** Fresh seat counts for the room switcher, when it is on screen (not while playing a hand,
+   * and never from a hidden tab): one small GET, no lobby socket. */
+  async refreshRooms() {
+    if (document.hidden || (this.you && this.you.in_hand && !this.console.roomsOpen)) return;
+    try {
+      const response = await fetch("/lobby/rooms/", { credentials: "same-origin", headers: { Accept: "application/json" } });
+      if (!response.ok) return;
+      const body = await response.json();
+      if (Array.isArray(body.rooms)) {
+        this.rooms = body.rooms;
+        this.render();
+      }
+    } catch {
+      // Offline for a moment: the counts stay as they were; the socket says what is wrong.
+    }
   }
 
   // ----- what the renderers ask -----

@@ -90,3 +90,19 @@ def test_a_snapshot_mid_hand_carries_the_hands_public_log(seated, clock):
         table_act(table_id=table.pk, user=users[legal.seat], action="fold")
     table.refresh_from_db()
     assert "log" not in table_view_for(table, users[0])  # between hands: the last hand's summary
+
+
+def test_an_empty_table_shows_no_old_result(seated, clock):
+    from holdem.services import table_leave
+
+    table, users = seated("nl50", seats=(0, 1))
+    clock.advance(31)
+    while current(table) is not None:
+        legal = engine.legal_actions(current(table))
+        table_act(table_id=table.pk, user=users[legal.seat], action="fold")
+    table.refresh_from_db()
+    assert public_table(table)["last_hand"] is not None  # the result stays while they sit
+    for user in users.values():
+        table_leave(table_id=table.pk, user=user)
+    table.refresh_from_db()
+    assert public_table(table)["last_hand"] is None
