@@ -17,7 +17,8 @@ from casino.errors import DomainError
 from holdem import services
 from holdem.broadcast import player_group, table_group
 from holdem.heartbeat import heartbeat
-from holdem.selectors import previous_hand_at, table_is_open, table_snapshot
+from holdem.selectors import chat_muted_ids, previous_hand_at, table_is_open, table_snapshot
+from holdem.services.chat import chat_mute, chat_say
 from holdem.sockets import TrackedConsumer
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,12 @@ def _flag(value, name: str) -> bool:
     return value
 
 
+def _chat_text(value, name: str) -> str:
+    if not isinstance(value, str):
+        raise DomainError("bad_frame", f"{name} must be text")
+    return value  # what it may hold is the chat service's to say
+
+
 @dataclass(frozen=True)
 class FrameType:
     """A frame the table socket takes: its fields (name -> check) and the method that runs it."""
@@ -90,6 +97,8 @@ FRAMES = {
     "muck": FrameType("seat_change"),
     "auto_muck": FrameType("auto_muck", {"value": _flag}),
     "top_up": FrameType("top_up", {"amount": _chips}),
+    "chat": FrameType("chat", {"text": _chat_text}),
+    "chat_mute": FrameType("chat_mute", {"user_id": _whole_number, "value": _flag}),
     "pre_action": FrameType("pre_action", {}, {"value": _word, "amount": _chips}),
     "card_back": FrameType("card_back", {"value": _word}),
     "previous_hand": FrameType("previous_hand"),
@@ -272,6 +281,19 @@ class TableConsumer(TrackedConsumer):
             amount=frame.get("amount"),
         )
         await self.ok("pre_action")
+
+    async def on_chat(self, frame: dict) -> None:
+        await database_sync_to_async(chat_say)(
+            table_id=self.table_id, user=self.user, text=frame["text"]
+        )
+        await self.ok("chat")
+
+    async def on_chat_mute(self, frame: dict) -> None:
+        await database_sync_to_async(chat_mute)(
+            user=self.user, muted_id=frame["user_id"], mute=frame["value"]
+        )
+        muted = await database_sync_to_async(chat_muted_ids)(self.user)
+        await self.send_json({"type": "chat_muted", "user_ids": muted})
 
     async def on_top_up(self, frame: dict) -> None:
         await database_sync_to_async(services.table_top_up)(

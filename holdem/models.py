@@ -33,6 +33,11 @@ class Disconnect(models.TextChoices):
     ALL_IN_PROTECTION = "all_in_protection", "All-in protection"
 
 
+class ChatRule(models.TextChoices):
+    EVERYONE = "everyone", "Players and spectators"
+    PLAYERS = "players", "Seated players only"
+
+
 class TableStatus(models.TextChoices):
     OPEN = "open", "Open"
     CLOSING = "closing", "Closing after this hand"
@@ -70,6 +75,12 @@ class Table(models.Model):
         max_length=20, choices=Disconnect.choices, default=Disconnect.CHECK_FOLD
     )
     turn_seconds = models.PositiveSmallIntegerField(default=60)
+    chat = models.CharField(
+        max_length=10,
+        choices=ChatRule.choices,
+        default=ChatRule.EVERYONE,
+        help_text="Who may write in the table chat (everyone may read it).",
+    )
     time_bank_seconds = models.PositiveSmallIntegerField(
         default=30,
         help_text="Each player's time bank: extra time once the turn clock runs out (0 = none); "
@@ -378,3 +389,53 @@ class HandAction(models.Model):
 
     def delete(self, *args, **kwargs):
         raise TypeError("the action log is append-only")
+
+
+CHAT_MAX_CHARS = 200
+
+
+class ChatLine(models.Model):
+    """One line of a table's chat: who, where, when, what. Every line is kept (the admin reads
+    them); the table shows the last ones."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_lines")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    text = models.CharField(max_length=CHAT_MAX_CHARS)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["user", "created_at"], name="chat_line_user_time")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.table_id}: {self.text[:40]}"
+
+
+class ChatMute(models.Model):
+    """A player does not want to read another player's lines (remembered, on every table)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "muted"], name="mute_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} mutes {self.muted_id}"
+
+
+class ChatBan(models.Model):
+    """Staff muted this user site-wide, with a reason (recorded with who did it and when)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_ban"
+    )
+    reason = models.CharField(max_length=200)
+    banned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} muted: {self.reason}"

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 from holdem import engine
 from holdem.engine.options import HAND_OPTION_NAMES
-from holdem.models import Blinds, Structure
+from holdem.models import Blinds, ChatRule, Structure
 
 
 def rules_of(table) -> dict:
@@ -27,6 +27,7 @@ def rules_of(table) -> dict:
         "disconnect": table.disconnect,
         "turn_seconds": table.turn_seconds,
         "time_bank_seconds": table.time_bank_seconds,
+        "chat": table.chat,
         "countdown_seconds": table.countdown_seconds,
         "countdown_full_seconds": table.countdown_full_seconds,
         "rake_percent": int(rake) if rake == rake.to_integral_value() else float(rake),
@@ -92,6 +93,8 @@ def room_problems(table) -> dict[str, str]:
         problems["rake_percent"] = "Rake is 0 to 100 percent."
     if table.turn_seconds < 5:
         problems["turn_seconds"] = "A turn lasts at least 5 seconds."
+    if table.chat not in ChatRule.values:
+        problems["chat"] = "Chat is open to everyone or to seated players only."
     if not 0 <= table.time_bank_seconds <= 600:
         problems["time_bank_seconds"] = "A time bank is 0 (none) to 600 seconds."
     if table.countdown_seconds < 1 or table.countdown_full_seconds < 1:

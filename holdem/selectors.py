@@ -17,6 +17,8 @@ from holdem.history import hand_log
 from holdem.models import (
     DEADLINES_CLOCK,
     PROCESS_EXPIRY_SECONDS,
+    ChatLine,
+    ChatMute,
     ClockBeat,
     Connection,
     Departure,
@@ -282,7 +284,33 @@ def table_view_for(table, user) -> dict:
     }
     if table.in_hand and table.hand is not None:
         snapshot["log"] = hand_log(table.hand)  # the table log survives a reload
+    snapshot["chat"] = chat_recent(table)
+    snapshot["chat_muted"] = chat_muted_ids(user)
     return snapshot
+
+
+CHAT_IN_SNAPSHOT = 50
+
+
+def chat_line_view(line, username: str) -> dict:
+    return {
+        "id": line.pk,
+        "user_id": line.user_id,
+        "username": username,
+        "text": line.text,
+        "at": epoch_ms(line.created_at),
+    }
+
+
+def chat_recent(table) -> list[dict]:
+    """The table's last chat lines, oldest first."""
+    lines = list(ChatLine.objects.filter(table=table).select_related("user")[:CHAT_IN_SNAPSHOT])
+    return [chat_line_view(line, line.user.username) for line in reversed(lines)]
+
+
+def chat_muted_ids(user) -> list[int]:
+    """The players whose lines this user chose not to read."""
+    return sorted(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True))
 
 
 def spectator_count(table) -> int:

@@ -39,6 +39,7 @@ TABLE_OPTION_NAMES = frozenset(
         "disconnect",
         "turn_seconds",
         "time_bank_seconds",
+        "chat",
         "countdown_seconds",
         "countdown_full_seconds",
         "auto_muck",

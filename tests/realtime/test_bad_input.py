@@ -57,6 +57,10 @@ BAD_FRAMES = [
     ('{"type": "top_up", "amount": 500}', "not_seated"),  # carol watches
     ('{"type": "pre_action", "value": "fold"}', "no_pre_action"),
     ('{"type": "pre_action", "value": 1}', "bad_frame"),
+    ('{"type": "chat", "text": 5}', "bad_frame"),
+    ('{"type": "chat", "text": " "}', "chat_empty"),
+    ('{"type": "chat", "text": "a\\u0000b"}', "chat_bad_text"),
+    ('{"type": "chat_mute", "user_id": "x", "value": true}', "bad_frame"),
 ]
 
 
