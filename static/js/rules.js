@@ -89,6 +89,7 @@ export function roomRules(o) {
       + `${has(o.countdown_full_seconds) ? ` (${o.countdown_full_seconds} s when every seat is taken)` : ""}; you may get up meanwhile.`);
   }
   add("rake", "Rake", rakeLine(o));
+  if (o.chat === "players") add("chat", "Chat", "Only the seated players may write in the chat; everyone may read it.");
   if (has(o.auto_muck)) add("auto_muck", "Showing hands", mucksLine(o));
   return rows;
 }

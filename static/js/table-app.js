@@ -5,6 +5,7 @@
 // the `view` the felt, the console and the pure modules read (seats.js, console-state.js).
 
 import { TableAlerts } from "./alerts-view.js";
+import { TableChat } from "./chat-view.js";
 import { cardBackDesign } from "./cards.js";
 import { turnFractionLeft, turnSecondsLeft } from "./clock.js";
 import { BettingConsole } from "./console.js";
@@ -59,6 +60,7 @@ export class TableApp {
     this.console = new BettingConsole(this, root.querySelector("#console"));
     this.dialogs = new TableDialogs(this, root);
     this.alerts = new TableAlerts(this, root);
+    this.chat = new TableChat(this, root);
     this.dom.seats.addEventListener("click", (event) => {
       const button = event.target.closest("[data-sit]");
       if (button) this.dialogs.openSit(Number(button.dataset.sit));
@@ -246,6 +248,12 @@ export class TableApp {
       case "you":
         this.applyYou(frame);
         break;
+      case "chat":
+        if (frame.line) this.chat.add(frame.line);
+        return;
+      case "chat_muted":
+        this.chat.setMuted(frame.user_ids);
+        return;
       case "spectators":
         if (this.table && Number.isInteger(frame.count)) this.table = { ...this.table, spectators: frame.count };
         break;
@@ -253,6 +261,7 @@ export class TableApp {
         // Accepted; the new private part is on its way (a repeated action_id brings none).
         if (frame.for === "act" && this.pending) this.pendingFor(frame.repeated ? 0 : 1500);
         if (frame.for === "sit") this.dialogs.closeSit();
+        if (frame.for === "chat") this.chat.say("");
         this.console.clearError();
         break;
       case "error":
@@ -287,9 +296,10 @@ export class TableApp {
     // A page opened (or reloaded) mid-hand writes the hand's log so far; a running page that
     // asked for a snapshot keeps the lines it has.
     if (Array.isArray(frame.log)) {
-      if (!this.dom.log.children.length) this.logEvent({ kind: "hand", engine: frame.log });
+      if (!this.dom.log.querySelector("li:not(.log-chat)")) this.logEvent({ kind: "hand", engine: frame.log });
       else this.noteLastActions(frame.log);
     }
+    this.chat.fromSnapshot(frame);
   }
 
   applyEvent(frame) {
@@ -339,6 +349,10 @@ export class TableApp {
 
   showServerError(frame) {
     const message = frame.message || frame.code || "the server refused that";
+    if (typeof frame.code === "string" && frame.code.startsWith("chat")) {
+      this.chat.say(capitalise(message)); // next to the chat box that caused it
+      return;
+    }
     this.clearPending();
     if (this.switching) {
       this.switching = false;
