@@ -77,3 +77,22 @@ export function rebuySeat({ before, you, event, table }) {
   if (free.includes(before.seat)) return before.seat;
   return free.length ? Math.min(...free) : null;
 }
+
+/** How much a seated player may add between hands (you.top_up from the server: null when not
+ * now, else {max}: the room's room left, null without a room maximum), capped by the wallet.
+ * Null when there is nothing to offer. */
+export function topUpRange(you) {
+  if (!you || !Number.isInteger(you.seat) || !you.top_up) return null;
+  const balance = Number.isInteger(you.balance) ? you.balance : 0;
+  const roomLeft = Number.isInteger(you.top_up.max) ? you.top_up.max : balance;
+  const max = Math.min(roomLeft, balance);
+  return max >= 1 ? { min: 1, max, balance } : null;
+}
+
+/** What is wrong with topping up by `value`, or "". */
+export function topUpProblem(range, value) {
+  if (!range) return "You cannot add chips now.";
+  if (!Number.isInteger(value) || value < 1) return "Enter a whole number of chips.";
+  if (value > range.max) return `You can add at most ${chips(range.max)} chips now.`;
+  return "";
+}

@@ -1,7 +1,9 @@
 // The table page's dialogs: the buy-in when taking a seat or buying in again after a bust
 // (buy-in.js has its rules), the previous hand, and the room's rules (rules.js words them).
 
-import { buyInButtons, buyInDefault, buyInProblem, buyInRange, buyInToSend, buyInWords, rebuySeat } from "./buy-in.js";
+import {
+  buyInButtons, buyInDefault, buyInProblem, buyInRange, buyInToSend, buyInWords, rebuySeat, topUpProblem, topUpRange,
+} from "./buy-in.js";
 import { el } from "./dom.js";
 import { chips } from "./format.js";
 import { previousHandView } from "./previous-hand.js";
@@ -14,6 +16,7 @@ export class TableDialogs {
     this.sit = root.querySelector("#sit-dialog");
     this.previous = root.querySelector("#previous-dialog");
     this.rules = root.querySelector("#rules-dialog");
+    this.topUp = root.querySelector("#topup-dialog");
     this.sitSeat = null;
     this.addBuyInParts();
     this.bind();
@@ -44,6 +47,13 @@ export class TableDialogs {
       this.submitSit();
     });
     sit.querySelector("#sit-amount").addEventListener("input", () => this.checkBuyIn());
+    const topUp = this.topUp;
+    topUp.querySelector("#topup-cancel").addEventListener("click", () => topUp.close());
+    topUp.querySelector("#topup-amount").addEventListener("input", () => this.checkTopUp());
+    topUp.querySelector("#topup-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.submitTopUp();
+    });
     const previous = this.previous;
     previous.querySelector("#previous-close").addEventListener("click", () => previous.close());
     previous.addEventListener("click", (event) => {
@@ -139,6 +149,51 @@ export class TableDialogs {
   closeSit() {
     if (this.sit.open) this.sit.close();
     this.sitSeat = null;
+  }
+
+  /** Between hands: more chips from the wallet to the seat (you.top_up says how many the room
+   * allows; the wallet caps it). */
+  openTopUp() {
+    const range = topUpRange(this.app.you);
+    if (!range) return;
+    const dialog = this.topUp;
+    dialog.querySelector("#topup-range").textContent =
+      `Add up to ${chips(range.max)} chips now (your wallet: ${chips(range.balance)}).`;
+    const input = dialog.querySelector("#topup-amount");
+    input.max = String(range.max);
+    input.value = String(range.max);
+    dialog.querySelector("#topup-problem").textContent = "";
+    if (!dialog.open) dialog.showModal();
+    this.checkTopUp();
+    input.focus();
+    input.select();
+  }
+
+  checkTopUp() {
+    const dialog = this.topUp;
+    const problem = topUpProblem(topUpRange(this.app.you), Number(dialog.querySelector("#topup-amount").value));
+    dialog.querySelector("#topup-problem").textContent = problem;
+    dialog.querySelector("#topup-confirm").disabled = Boolean(problem);
+    return !problem;
+  }
+
+  submitTopUp() {
+    if (!this.checkTopUp()) return;
+    const amount = Number(this.topUp.querySelector("#topup-amount").value);
+    if (!this.app.send({ type: "top_up", amount })) {
+      this.topUp.querySelector("#topup-problem").textContent = "Not connected; try again in a moment.";
+    }
+  }
+
+  /** The server's answer to a top-up goes into the open dialog; false when it is closed. */
+  showTopUpProblem(message) {
+    if (!this.topUp.open) return false;
+    this.topUp.querySelector("#topup-problem").textContent = message;
+    return true;
+  }
+
+  closeTopUp() {
+    if (this.topUp.open) this.topUp.close();
   }
 
   showPreviousHand() {

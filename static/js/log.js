@@ -76,6 +76,8 @@ export function tableLines(event, name) {
     case "closing": return [{ text: "The room closes after this hand", kind: "warn" }];
     case "closed": return [{ text: "The room is closed", kind: "warn" }];
     case "opened": return [{ text: "The room is open again" }];
+    case "topped_up": return [{ text: `${who} adds ${chips(event.amount)} chips` }];
+    case "time_bank": return [{ text: `${who} is using the time bank (${event.seconds}s)`, kind: "warn" }];
     default: return [];
   }
 }
@@ -96,6 +98,7 @@ const PAST_VERBS = {
 export function pastActionLine(a, name) {
   const verb = PAST_VERBS[a.action] || String(a.action).replace(/_/g, " ");
   const amount = a.amount ? ` ${chips(a.amount)}` : "";
-  const source = a.source && a.source !== "player" ? ` (${a.source === "timeout" ? "time ran out" : a.source})` : "";
+  const sources = { timeout: "time ran out", pre_action: "pre-action" };
+  const source = a.source && a.source !== "player" ? ` (${sources[a.source] || a.source})` : "";
   return `${name(a.seat)} ${verb}${amount}${source}`;
 }

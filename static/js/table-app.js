@@ -5,6 +5,7 @@
 // the `view` the felt, the console and the pure modules read (seats.js, console-state.js).
 
 import { TableAlerts } from "./alerts-view.js";
+import { topUpRange } from "./buy-in.js";
 import { TableChat } from "./chat-view.js";
 import { cardBackDesign } from "./cards.js";
 import { turnFractionLeft, turnSecondsLeft } from "./clock.js";
@@ -50,6 +51,7 @@ export class TableApp {
       meta: root.querySelector("#table-meta"),
       status: root.querySelector("#conn-status"),
       stage: root.querySelector("#stage"),
+      seatTools: root.querySelector("#seat-tools"),
       seats: root.querySelector("#seats"),
       board: root.querySelector("#board"),
       pots: root.querySelector("#pots"),
@@ -262,6 +264,7 @@ export class TableApp {
         if (frame.for === "act" && this.pending) this.pendingFor(frame.repeated ? 0 : 1500);
         if (frame.for === "sit") this.dialogs.closeSit();
         if (frame.for === "chat") this.chat.say("");
+        if (frame.for === "top_up") this.dialogs.closeTopUp();
         this.console.clearError();
         break;
       case "error":
@@ -359,6 +362,7 @@ export class TableApp {
       clearTimeout(this.switchTimer);
     }
     if (this.dialogs.showSitProblem(capitalise(message))) return;
+    if (this.dialogs.showTopUpProblem(capitalise(message))) return;
     this.console.showError(capitalise(message));
   }
 
@@ -422,6 +426,7 @@ export class TableApp {
       this.dom.stage.classList.toggle("showdown", Boolean(!table.hand && table.last_hand));
     }
     this.console.render();
+    this.renderSeatTools();
     this.alerts.update();
     this.tick();
   }
@@ -457,6 +462,19 @@ export class TableApp {
     for (const line of lines) log.append(el("li", { class: line.kind ? `log-${line.kind}` : "" }, line.text));
     while (log.children.length > LOG_LIMIT) log.firstElementChild.remove();
     if (stick) log.scrollTop = log.scrollHeight;
+  }
+
+  /** "Top up" under the console while the player sits between hands with room to add chips. */
+  renderSeatTools() {
+    const box = this.dom.seatTools;
+    if (!box) return;
+    const range = topUpRange(this.you);
+    const key = range ? `${range.max}` : "";
+    if (key === this.seatToolsKey) return;
+    this.seatToolsKey = key;
+    box.replaceChildren(...(range
+      ? [el("button", { type: "button", class: "tool", id: "top-up-open", onclick: () => this.dialogs.openTopUp() }, "Top up")]
+      : []));
   }
 
   // ----- dialogs (dialogs.js) -----

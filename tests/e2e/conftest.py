@@ -49,6 +49,9 @@ ROOMS = {
     # No maximum buy-in and fixed blinds (10/20): the buy-in form proposes the whole balance.
     "buy_in": {"preset": "fl20", "seats": 6, "countdown_seconds": 30},
     "rebuy": {"preset": "nl50", "seats": 6, **QUICK},
+    "topup": {"preset": "nl50", "seats": 6, "countdown_seconds": 30},
+    # The shortest turn clock and a short time bank (tests/e2e/test_table_regular.py).
+    "bank": {"preset": "nl50", "seats": 6, **QUICK, "turn_seconds": 5, "time_bank_seconds": 3},
     # Ten seats, dealt as soon as the last one is taken (tests/e2e/test_table_layout.py).
     "layout": {"preset": "nl50", "seats": 10, **QUICK, "countdown_seconds": 60},
 }

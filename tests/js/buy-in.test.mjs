@@ -3,6 +3,7 @@ import { test } from "node:test";
 
 import {
   buyInButtons, buyInDefault, buyInProblem, buyInRange, buyInToSend, buyInWords, rebuySeat, roomBuyInText,
+  topUpProblem, topUpRange,
 } from "../../static/js/buy-in.js";
 
 const room = { min_buy_in: 2000, max_buy_in: 20000 };
@@ -133,4 +134,17 @@ test("no offer to a spectator, to a player still seated, after a fresh snapshot,
   assert.equal(rebuySeat({ ...busted, event: null }), null);
   assert.equal(rebuySeat({ ...busted, table: { ...busted.table, status: "closing" } }), null);
   assert.equal(rebuySeat({ ...busted, table: { ...busted.table, hand: { street: "preflop" } } }), null);
+});
+
+test("a top-up is offered up to the room's maximum, capped by the wallet", () => {
+  assert.deepEqual(topUpRange({ seat: 2, balance: 9000, top_up: { max: 15000 } }), { min: 1, max: 9000, balance: 9000 });
+  assert.deepEqual(topUpRange({ seat: 2, balance: 9000, top_up: { max: 500 } }).max, 500);
+  assert.equal(topUpRange({ seat: 2, balance: 9000, top_up: { max: null } }).max, 9000); // no room maximum
+  assert.equal(topUpRange({ seat: 2, balance: 0, top_up: { max: 500 } }), null);
+  assert.equal(topUpRange({ seat: 2, balance: 900, top_up: null }), null); // dealt in, or at the maximum
+  assert.equal(topUpRange({ seat: null, balance: 900, top_up: { max: 5 } }), null);
+  const range = topUpRange({ seat: 2, balance: 9000, top_up: { max: 500 } });
+  assert.equal(topUpProblem(range, 501), "You can add at most 500 chips now.");
+  assert.equal(topUpProblem(range, 0), "Enter a whole number of chips.");
+  assert.equal(topUpProblem(range, 500), "");
 });

@@ -113,3 +113,10 @@ test("a past hand's actions, with who acted for a player", () => {
   assert.equal(pastActionLine({ seat: 5, action: "protected" }, name), "Seat 6 is all-in protected");
   assert.equal(pastActionLine({ seat: 1, action: "dead_blind", amount: 50 }, name), "bob dead blind 50");
 });
+
+test("top-ups and the time bank have their lines", () => {
+  const name = (seat) => `seat${seat}`;
+  assert.deepEqual(tableLines({ kind: "topped_up", seat: 1, username: "bob", amount: 1500 }, name), [{ text: "bob adds 1,500 chips" }]);
+  assert.deepEqual(tableLines({ kind: "time_bank", seat: 2, seconds: 30 }, name), [{ text: "seat2 is using the time bank (30s)", kind: "warn" }]);
+  assert.equal(pastActionLine({ seat: 1, action: "call", amount: 100, source: "pre_action" }, name), "seat1 calls 100 (pre-action)");
+});
