@@ -4,12 +4,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import capfirst
 
 from casino.errors import DomainError
 from holdem.history import pokerstars_text
 from holdem.models import HandRecord, Seat, Table, TableStatus
 from holdem.selectors import hand_before, hand_summary_for, hands_of, rooms_for_lobby
-from holdem.services import table_switch
+from holdem.services import table_switch, wallet_refill
+from holdem.stats import chip_chart, leaderboards, player_stats
 
 
 @login_required
@@ -89,3 +91,36 @@ def table_enter(request, table_id):
         held = request.user.seat.table_id if hasattr(request.user, "seat") else None
         return redirect("table", held) if held else redirect("lobby")
     return redirect("table", table_id)
+
+
+@login_required
+def stats_page(request):
+    """The player's own numbers over every hand they finished, and their chips over time."""
+    stats = player_stats(request.user)
+    return render(
+        request, "holdem/stats.html", {"stats": stats, "chart": chip_chart(stats.history)}
+    )
+
+
+@login_required
+def leaderboard_page(request):
+    """The biggest winners of the last 7 days, the last 30 days and all time."""
+    return render(request, "holdem/leaderboard.html", {"boards": leaderboards()})
+
+
+@login_required
+def refill_claim(request):
+    """POST from the profile: free chips for a broke player, the answer shown as a message."""
+    if request.method != "POST":
+        return redirect("profile")
+    try:
+        entry = wallet_refill(user=request.user)
+    except DomainError as error:
+        messages.error(request, f"{capfirst(error.message)}.")
+    else:
+        messages.success(
+            request,
+            f"{entry.amount:,} free chips are in your wallet: your balance is "
+            f"{entry.balance_after:,}.",
+        )
+    return redirect("profile")

@@ -39,6 +39,7 @@ LAYERS = {
     "holdem.selectors": "tables-read",
     "holdem.history": "tables-read",
     "holdem.audit": "tables-read",
+    "holdem.stats": "tables-read",
     "holdem.services": "tables-write",
     "holdem": "tables-edge",
     "lobby": "lobby",

@@ -49,11 +49,13 @@ class LedgerKind(models.TextChoices):
     ADMIN_ADJUSTMENT = "admin_adjustment", "Admin adjustment"
     BUY_IN = "buy_in", "Buy-in (wallet to table)"
     CASH_OUT = "cash_out", "Cash-out (table to wallet)"
+    REFILL = "refill", "Free chips"
 
 
 # Kinds that bring chips into (or take them out of) the whole system, as opposed to moving them
-# between a wallet and a table. audit_chips balances the books against these.
-SYSTEM_KINDS = (LedgerKind.GRANT, LedgerKind.ADMIN_ADJUSTMENT)
+# between a wallet and a table. audit_chips balances the books against these. A refill (free
+# chips for a broke player, holdem/services/refill.py) brings new chips in, like a grant.
+SYSTEM_KINDS = (LedgerKind.GRANT, LedgerKind.ADMIN_ADJUSTMENT, LedgerKind.REFILL)
 
 
 class LedgerEntryQuerySet(models.QuerySet):

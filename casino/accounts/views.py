@@ -1,5 +1,6 @@
 """Sign up and the player's own profile with balance and ledger."""
 
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -30,5 +31,10 @@ def profile(request):
     return render(
         request,
         "accounts/profile.html",
-        {"balance": selectors.wallet_balance(user=request.user), "page": page},
+        {
+            "balance": selectors.wallet_balance(user=request.user),
+            "page": page,
+            # The free-chips button (holdem's refill service) tops a broke player up to this.
+            "refill_to": settings.CASINO_STARTING_CHIPS,
+        },
     )

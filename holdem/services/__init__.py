@@ -3,6 +3,7 @@
 from holdem.services.clock import deadlines_fire_due
 from holdem.services.hands import table_act, table_muck, table_pre_action, table_show
 from holdem.services.presence import connection_close, connection_open, connections_expire
+from holdem.services.refill import wallet_refill
 from holdem.services.rooms import room_close, room_create, room_reopen, rooms_seed_presets
 from holdem.services.seats import (
     table_leave,
@@ -36,4 +37,5 @@ __all__ = [
     "table_sit_out",
     "table_switch",
     "table_top_up",
+    "wallet_refill",
 ]
