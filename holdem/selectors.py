@@ -113,6 +113,9 @@ def public_table(table, state=None, seat_rows=None) -> dict:
         "seats": rows,
         "hand": hand_view,
         "hand_number": table.hands_played,
+        # The hand's number on the history pages and in its PokerStars text: the hand being
+        # played, else the last one (null before the first).
+        "hand_id": table.hand_id or table.last_hand_id,
         "turn": {
             "seat": hand_view["to_act"],
             "deadline": epoch_ms(table.turn_deadline),

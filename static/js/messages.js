@@ -18,7 +18,7 @@ export function tableFacts(table, you) {
   facts.push({ text: o.blinds === "dynamic" ? `Blinds ${o.dynamic_blind_percent}% of the short stack` : `Stakes ${table.stakes}` });
   facts.push({ text: `Buy-in ${roomBuyInText(o)}` });
   if (has(o.raise_cap)) facts.push({ text: `Cap ${o.raise_cap} raises` });
-  if (table.hand_number) facts.push({ text: `Hand #${table.hand_number}` });
+  if (table.hand_id) facts.push({ text: `Hand #${table.hand_id}` });
   facts.push({ text: `${table.spectators || 0} watching` });
   if (you && Number.isInteger(you.balance)) facts.push({ text: `Wallet ${chips(you.balance)}`, kind: "wallet" });
   return facts;

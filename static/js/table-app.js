@@ -455,7 +455,7 @@ export class TableApp {
     this.noteLastActions(event.engine || []);
     const lines = [...tableLines(event, this.nameOf)];
     const best = this.lastHand ? this.lastHand.best : null;
-    for (const engineEvent of event.engine || []) lines.push(...engineLines(engineEvent, this.nameOf, this.table && this.table.hand_number, best));
+    for (const engineEvent of event.engine || []) lines.push(...engineLines(engineEvent, this.nameOf, this.table && this.table.hand_id, best));
     if (!lines.length) return;
     const log = this.dom.log;
     const stick = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;

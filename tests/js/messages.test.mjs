@@ -8,7 +8,7 @@ const NOW = 1_796_043_188_342;
 const OPTIONS = { structure: "no_limit", blinds: "fixed", min_buy_in: 2000, max_buy_in: 20000, raise_cap: null };
 
 test("the room's facts under its name", () => {
-  const table = { options: OPTIONS, stakes: "50/100", hand_number: 12, spectators: 2 };
+  const table = { options: OPTIONS, stakes: "50/100", hand_number: 3, hand_id: 12, spectators: 2 };
   assert.deepEqual(tableFacts(table, { balance: 5100 }), [
     { text: "No Limit", kind: "badge" }, { text: "Stakes 50/100" }, { text: "Buy-in 2,000–20,000" }, { text: "Hand #12" },
     { text: "2 watching" }, { text: "Wallet 5,100", kind: "wallet" },
