@@ -50,10 +50,12 @@ ROOMS = {
     "buy_in": {"preset": "fl20", "seats": 6, "countdown_seconds": 30},
     "rebuy": {"preset": "nl50", "seats": 6, **QUICK},
     "topup": {"preset": "nl50", "seats": 6, "countdown_seconds": 30},
+    "preact": {"preset": "nl50", "seats": 6, **QUICK},
     # The shortest turn clock and a short time bank (tests/e2e/test_table_regular.py).
     "bank": {"preset": "nl50", "seats": 6, **QUICK, "turn_seconds": 5, "time_bank_seconds": 3},
-    # Ten seats, dealt as soon as the last one is taken (tests/e2e/test_table_layout.py).
-    "layout": {"preset": "nl50", "seats": 10, **QUICK, "countdown_seconds": 60},
+    # Ten seats, dealt as soon as the last one is taken; turns long enough for a bot to hold one
+    # while the test looks at the table (tests/e2e/test_table_layout.py).
+    "layout": {"preset": "nl50", "seats": 10, **QUICK, "countdown_seconds": 60, "turn_seconds": 60},
 }
 PLAYERS = [f"e2e{n:02d}" for n in range(1, 21)]
 

@@ -13,7 +13,7 @@ from tests.e2e.test_table_rules import shoot
 
 pytestmark = pytest.mark.e2e
 
-REGULARS = ["regular01", "regular02", "regular03", "regular04"]
+REGULARS = ["regular01", "regular02", "regular03", "regular04", "regular05", "regular06"]
 
 
 @pytest.fixture(scope="module")
@@ -71,4 +71,32 @@ def test_the_time_bank_keeps_the_turn_then_the_timeout_acts(site, regulars, sign
         timeout=5_000,
     )
     assert re.search(r"\d", other.locator("#action-log").inner_text())
+    assert not first.errors and not second.errors
+
+
+def test_a_pre_action_box_survives_a_reload_and_acts_the_moment_the_turn_comes(
+    site, regulars, sign_in, artifacts
+):
+    first, second = sign_in(regulars[4]), sign_in(regulars[5])
+    for page in (first, second):
+        open_table(page, site, "preact")
+    sit(first, 0, 2000)
+    sit(second, 3, 2000)
+    wait_hand(first, second)
+    actor = whose_turn([first, second])  # heads-up: the button posts the small blind, acts first
+    waiter = second if actor is first else first
+    # The big blind owes nothing yet: Check/Fold, Check, Call any. They tick Check.
+    boxes = waiter.locator("#console .pre-action")
+    expect(boxes).to_have_text(["Check/Fold", "Check", "Call any"])
+    waiter.locator('.pre-action[data-pre-action="check"] input').click()  # checked by the answer
+    expect(waiter.locator('.pre-action[data-pre-action="check"] input')).to_be_checked()
+    shoot(waiter, artifacts, "table-pre-action")
+    waiter.reload()
+    expect(waiter.locator('.pre-action[data-pre-action="check"] input')).to_be_checked()
+    # The small blind calls: the big blind's check follows at once, and the flop comes.
+    actor.locator("#console").get_by_role("button", name=re.compile("^Call")).click()
+    expect(waiter.locator("#action-log")).to_contain_text("Flop")
+    waiter_name = table_state(waiter, "app.you.username")
+    expect(actor.locator("#action-log")).to_contain_text(f"{waiter_name} checks")
+    expect(waiter.locator('.pre-action input:checked')).to_have_count(0)
     assert not first.errors and not second.errors
