@@ -1,9 +1,10 @@
 // Pieces of the betting console used by more than one of its screens: the action buttons, the
-// room list, the card-back choice and the sat-out notice.
+// room list, the card-back choice, the sat-out notice and the pre-action boxes.
 
 import { cardBackChoices } from "./cards.js";
 import { described, el } from "./dom.js";
 import { chips } from "./format.js";
+import { checkedPreAction, preActionFrame, preActionOptions } from "./pre-actions.js";
 
 /** A console button with an exact accessible name and optional visible amount / shortcut key;
  * with `describe`, also the hidden description it points at. Returns [button] or [button, description]. */
@@ -71,4 +72,24 @@ export function satOutNotice(app, disabled, compact = false) {
     el("p", {}, el("strong", {}, "You were sat out: your time ran out twice in a row."),
       " You are skipped until you come back."),
     el("div", { class: "actions" }, ...actionButton("I'm back", { kind: "call", disabled, onclick: back })));
+}
+
+/** The pre-action boxes while the player waits for their turn (pre-actions.js), or null. The box
+ * drawn checked is the server's you.pre_action: a click only sends the frame, and the answer (a
+ * new `you`) redraws the boxes, so a reload or a second tab shows the same choice. */
+export function preActionBoxes(app) {
+  const options = preActionOptions(app.table, app.you);
+  if (!options) return null;
+  const checked = checkedPreAction(options, app.you.pre_action);
+  const box = el("fieldset", { class: "pre-actions" }, el("legend", { class: "visually-hidden" }, "Before your turn"));
+  for (const option of options) {
+    const id = `pre-action-${option.value}`;
+    const input = el("input", { type: "checkbox", id, checked: option.value === checked, disabled: !app.connected,
+      onclick: (event) => {
+        event.preventDefault(); // the box follows the server's answer, not the click
+        app.send(preActionFrame(option, checked));
+      } });
+    box.append(el("label", { for: id, class: "pre-action", dataset: { preAction: option.value } }, input, el("span", {}, option.label)));
+  }
+  return box;
 }

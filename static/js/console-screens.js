@@ -1,11 +1,12 @@
 // The main area of the betting console, one screen per console state (console-state.js): the
 // turn screens with their buttons, the confirmations, the waiting screens and Show or Muck.
 
-import { actionButton, cardBackChooser, roomList, satOutNotice } from "./console-parts.js";
-import { ACTING_STATES, WAITING_STATES, raiseVerb, showsSatOutNotice } from "./console-state.js";
+import { actionButton, cardBackChooser, preActionBoxes, roomList, satOutNotice } from "./console-parts.js";
+import { ACTING_STATES, WAITING_STATES, isForcedAllIn, raiseVerb, showsSatOutNotice } from "./console-state.js";
 import { el } from "./dom.js";
 import { chips } from "./format.js";
 import { statusLine } from "./messages.js";
+import { allInCallAmount } from "./raise-sizes.js";
 
 const title = (text, sub = null) => el("div", { class: "console-title" }, el("h2", {}, text), sub ? el("p", { class: "muted" }, sub) : null);
 const clock = () => el("div", { class: "my-clock", "aria-hidden": "true" }, el("i"));
@@ -19,7 +20,8 @@ export function mainScreen(con, state, legal) {
   const parts = [];
   const line = () => statusLine(app, app.serverNow());
   const foldButton = () => actionButton("Fold", { kind: "fold", key: "F", disabled, onclick: () => con.askFold() });
-  const allInButton = (key = null) => actionButton("All in", { kind: "allin", key, amount: legal.all_in_to, disabled, onclick: () => con.askAllIn(), describe: `for ${chips(legal.all_in_to)} chips` });
+  const allInButton = (key = null, amount = legal && legal.all_in_to) =>
+    actionButton("All in", { kind: "allin", key, amount, disabled, onclick: () => con.askAllIn(), describe: `for ${chips(amount)} chips` });
 
   switch (state) {
     case "switching":
@@ -32,10 +34,13 @@ export function mainScreen(con, state, legal) {
     case "not_playing":
       parts.push(...notPlaying(app));
       break;
-    case "waiting":
+    case "waiting": {
       parts.push(el("div", { class: "console-title" }, el("h2", { dataset: { liveLine: "" } }, line())));
+      const boxes = preActionBoxes(app); // dealt in, somebody else's turn
+      if (boxes) parts.push(boxes);
       parts.push(cardBackChooser(app));
       break;
+    }
     case "waiting_all_in": {
       const mine = app.handSeat(app.you.seat);
       parts.push(mine && mine.protected
@@ -79,11 +84,15 @@ export function mainScreen(con, state, legal) {
       break;
     }
     case "forced_all_in": {
-      parts.push(turnHead(`${chips(legal.current_bet - (app.mySeatBet() || 0))} to call`));
-      parts.push(el("p", { class: "notice-line" }, `The bet is more than your chips: go all in for ${chips(legal.all_in_to)} or fold.`));
+      // Calling takes every chip left: the call is for what the player actually puts in.
+      const putIn = allInCallAmount(legal);
+      parts.push(turnHead(`Call ${chips(putIn)} (all in)`));
+      parts.push(el("p", { class: "notice-line" }, putIn < legal.to_call
+        ? `You have ${chips(putIn)} of the ${chips(legal.to_call)} to call: call all in for ${chips(putIn)}, or fold.`
+        : "Calling puts in every chip you have."));
       const row = el("div", { class: "actions" });
       row.append(...foldButton());
-      row.append(...allInButton("C"));
+      row.append(...allInButton("C", putIn));
       parts.push(row);
       break;
     }
@@ -97,7 +106,9 @@ export function mainScreen(con, state, legal) {
       break;
     }
     case "confirm_all_in": {
-      parts.push(title(`Go all in for ${chips(legal.all_in_to)}?`, "You bet every chip in front of you."));
+      parts.push(isForcedAllIn(legal)
+        ? title(`Call ${chips(allInCallAmount(legal))} (all in)?`, "Every chip in front of you goes in.")
+        : title(`Go all in for ${chips(legal.all_in_to)}?`, "You bet every chip in front of you."));
       const row = el("div", { class: "actions" });
       row.append(...actionButton("Cancel", { kind: "secondary", key: "Esc", onclick: () => con.setMode(null) }));
       row.append(...actionButton("Confirm", { kind: "allin", key: "Enter", disabled, onclick: () => con.act("all_in") }));

@@ -25,6 +25,11 @@ export function canRaise(legal) {
   return legal.actions.includes("raise") || legal.actions.includes("bet");
 }
 
+/** Calling would take every chip left (and more): all in or fold. */
+export function isForcedAllIn(legal) {
+  return legal.to_call > 0 && legal.all_in_to <= legal.current_bet;
+}
+
 /** "raise" when there is a bet to raise, else "bet". */
 export function raiseVerb(legal) {
   return legal.actions.includes("raise") ? "raise" : "bet";
@@ -58,7 +63,7 @@ export function consoleState(view, mode) {
     if (mode === "confirm_fold") return "confirm_fold";
     if (mode === "confirm_all_in") return "confirm_all_in";
     if (mode === "raise" && canRaise(legal)) return "raise";
-    if (legal.to_call > 0 && legal.all_in_to <= legal.current_bet) return "forced_all_in";
+    if (isForcedAllIn(legal)) return "forced_all_in";
     if (legal.actions.includes("call")) {
       return legal.actions.includes("raise") ? "call_bet" : "call_no_raise";
     }

@@ -7,6 +7,7 @@ import { ACTING_STATES, consoleState, showsSatOutNotice, turnLegal } from "./con
 import { mainScreen } from "./console-screens.js";
 import { toolNodes } from "./console-tools.js";
 import { statusLine } from "./messages.js";
+import { preActionOptions } from "./pre-actions.js";
 import { RaiseScreen } from "./raise-screen.js";
 import { shortcutFor } from "./shortcuts.js";
 
@@ -51,11 +52,15 @@ export class BettingConsole {
     this.root.dataset.consoleState = state;
     const mainKey = JSON.stringify([state, legal, this.app.pending, this.app.switching, this.app.connected,
       state === "not_playing" ? [this.app.canSit, you.seated_elsewhere, this.app.rooms] : null,
-      state === "waiting" ? [you.card_back, you.card_backs, you.in_hand] : null, this.roomsOpen, satOut,
+      state === "waiting" ? [you.card_back, you.card_backs, you.in_hand, preActionOptions(this.app.table, you), you.pre_action] : null,
+      this.roomsOpen, satOut,
       state === "show_or_muck" ? this.app.lastHand.decide_by : null]);
     if (mainKey !== this.mainKey) {
       this.mainKey = mainKey;
+      // A redraw keeps the keyboard where it was (a pre-action box toggled with Space, say).
+      const focused = this.main.contains(document.activeElement) && document.activeElement.id;
       this.main.replaceChildren(...mainScreen(this, state, legal));
+      if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
       if (state === "raise") this.raise.sync();
       if (state !== this.shownState && (ACTING_STATES.includes(state) || state === "show_or_muck")) this.bringIntoView();
     }
@@ -121,6 +126,7 @@ export class BettingConsole {
     this.render();
     const focus = this.main.querySelector(mode === "raise" ? "[data-raise-box]" : mode ? ".act:not(.secondary)" : ".act");
     if (focus) focus.focus();
+    if (focus && mode === "raise") focus.select(); // typing replaces the minimum
   }
 
   askFold() {
@@ -192,6 +198,9 @@ export class BettingConsole {
         if (button) button.click();
         break;
       }
+      case "place_raise":
+        this.raise.submit();
+        break;
       default:
         break; // "ignore": the key is the console's, but does nothing now
     }

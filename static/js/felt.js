@@ -6,7 +6,8 @@ import { cardsInWords } from "./cards.js";
 import { el } from "./dom.js";
 import { chips, signedChips } from "./format.js";
 import {
-  anchorSeat, placement, rowOf, seatStateOf, seatStatus, seatSummary, seatTags, shownAtShowdown, winningCards,
+  anchorSeat, halfOf, isHigh, placement, rowOf, seatStateOf, seatStatus, seatSummary, seatTags, shownAtShowdown,
+  winningCards,
 } from "./seats.js";
 
 function positionStyle(place) {
@@ -66,7 +67,7 @@ function seatElement(row, view, count, anchor, bestCodes) {
   const place = placement(row.number, count, anchor);
   const state = seatStateOf(row, view);
   const mine = view.you && view.you.seat === row.number;
-  const classes = ["seat", `state-${state}`, rowOf(place)];
+  const classes = ["seat", `state-${state}`, rowOf(place), halfOf(place), isHigh(place) ? "high" : "low"];
   if (mine) classes.push("mine");
   const seatEl = el("div", {
     class: classes.join(" "),
@@ -96,9 +97,8 @@ function seatElement(row, view, count, anchor, bestCodes) {
   if (cards) seatEl.append(cards);
 
   const hand = view.hand;
-  const tags = seatTags(row, view).map((tag) => (tag === "D"
-    ? el("span", { class: "tag dealer", title: "Dealer button" }, "D")
-    : el("span", { class: "tag blind" }, tag)));
+  const seatTagNames = seatTags(row, view);
+  const tags = seatTagNames.filter((tag) => tag !== "D").map((tag) => el("span", { class: "tag blind" }, tag));
   const box = el(
     "div",
     { class: "seat-box", "aria-label": seatSummary(row, state, view) },
@@ -112,10 +112,19 @@ function seatElement(row, view, count, anchor, bestCodes) {
   }
   if (view.table.turn && view.table.turn.seat === row.number && hand) box.append(turnClock());
   seatEl.append(box);
+  // The dealer button rides on the box's outer edge (a lower corner, or half-way down a side
+  // seat): cards go above, below or inward of the box, never there, so it covers no card.
+  if (seatTagNames.includes("D")) seatEl.append(el("div", { class: "dealer-button", title: "Dealer button", "aria-hidden": "true" }, "D"));
   return seatEl;
 }
 
 const netClass = (net) => (net > 0 ? "net pos" : "net neg");
+
+/** `text`, or on a phone its `short` form when there is one. */
+function wideOrShort(text, short) {
+  if (!short || short === text) return text;
+  return [el("span", { class: "wide-only" }, text), el("span", { class: "narrow-only", "aria-hidden": "true" }, short)];
+}
 
 /** The status line under a seat's stack (seats.js seatStatus says which). */
 function seatStatusNode(status) {
@@ -123,36 +132,33 @@ function seatStatusNode(status) {
     case "deciding":
       return el("span", { class: "deciding" }, "Deciding\u2026");
     case "protected":
-      return el("span", {}, status.label, " ", el("span", { class: "tag protected", title: "All-in protection: disconnected during the hand" }, "protected"));
+      return el("span", {}, wideOrShort(status.label, status.short), " ", el("span", { class: "tag protected", title: "All-in protection: disconnected during the hand" }, "protected"));
     case "winner":
       return el("span", { class: "net pos" }, signedChips(status.net));
     case "hand":
-      return el("span", {}, status.category, status.net ? el("span", { class: netClass(status.net) }, ` ${signedChips(status.net)}`) : null);
+      // A phone shows the short name and leaves the result out (the log has it).
+      return el("span", {}, wideOrShort(status.category, status.short),
+        status.net ? el("span", { class: `${netClass(status.net)} wide-only` }, ` ${signedChips(status.net)}`) : null);
     case "net":
       return el("span", { class: netClass(status.net) }, signedChips(status.net));
     case "last_action":
-      return el("span", { class: "last-action" }, status.text);
+      // The amount is also on the seat's chips: a phone leaves it out of the status line.
+      return el("span", { class: "last-action" }, status.verb, status.amount ? el("span", { class: "wide-only" }, status.amount) : null);
     default:
-      return status.text;
+      return wideOrShort(status.text, status.short);
   }
 }
 
 function betElement(row, count, anchor, mine) {
   const place = placement(row.number, count, anchor);
+  const classes = ["bet", rowOf(place), halfOf(place), isHigh(place) ? "high" : "low"];
+  if (mine) classes.push("mine");
   return el(
     "div",
-    { class: `bet ${rowOf(place)}${mine ? " mine" : ""}`, style: positionStyle(place), dataset: { seatBet: String(row.number) }, "aria-label": `Seat ${row.number + 1} bet ${chips(row.bet)}` },
+    { class: classes.join(" "), style: positionStyle(place), dataset: { seatBet: String(row.number) }, "aria-label": `Seat ${row.number + 1} bet ${chips(row.bet)}` },
     el("span", { class: "chip-stack", "aria-hidden": "true" }, el("i"), el("i"), el("i")),
     el("span", { class: "amount" }, chips(row.bet)),
   );
-}
-
-function dealerElement(number, count, anchor) {
-  // A little clockwise of the seat's bet, so the button and the chips do not cover each other;
-  // on phones it sits on the seat's corner instead (--seat-sin/--seat-cos).
-  const place = placement(number, count, anchor, Math.PI / Math.max(count, 4) * 0.55);
-  const seat = placement(number, count, anchor);
-  return el("div", { class: `dealer-button ${rowOf(seat)}`, style: { ...positionStyle(place), "--seat-sin": seat.sin, "--seat-cos": seat.cos }, "aria-hidden": "true" }, "D");
 }
 
 export function renderSeats(container, view) {
@@ -166,10 +172,6 @@ export function renderSeats(container, view) {
   if (view.hand) {
     const mySeat = view.you ? view.you.seat : null;
     for (const row of rows) if (row.occupied && row.bet > 0) nodes.push(betElement(row, count, anchor, row.number === mySeat));
-  }
-  const buttonSeat = view.hand ? view.hand.button : table.button;
-  if (Number.isInteger(buttonSeat) && rows[buttonSeat] && rows[buttonSeat].occupied) {
-    nodes.push(dealerElement(buttonSeat, count, anchor));
   }
   container.replaceChildren(...nodes);
   container.parentElement.dataset.seatCount = String(count);

@@ -13,13 +13,28 @@ export const SEAT_STATE_LABELS = {
   mine_waiting_next: "Your seat · next game",
   waiting: "Waiting",
   waiting_next_game: "Next game",
-  betting: "Betting",
+  betting: "To act",
   all_in: "All in",
   folded: "Folded",
   winner: "Winner",
   disconnected: "Disconnected",
   sitting_out: "Sitting out",
 };
+
+// What the status line says instead of a state name that reads badly there (the box is already
+// drawn as yours), and the words cut short to fit a phone's seat box.
+const STATUS_LABELS = { mine_post_game: "Game over", mine_waiting_next: "Next game" };
+const SHORT_WORDS = {
+  Disconnected: "Offline", "Three of a kind": "Trips", "Four of a kind": "Quads", "Straight flush": "Str. flush",
+};
+const short = (text) => SHORT_WORDS[text] || text;
+
+/** "Raise to 600" -> {verb: "Raise", amount: " to 600"}: a phone shows the verb, and the amount on
+ * the seat's chips. */
+export function splitAction(text) {
+  const match = /^(.*?)((?: to)? [\d,]+)$/.exec(text);
+  return match ? { verb: match[1], amount: match[2] } : { verb: text, amount: "" };
+}
 
 /** The seat state as this viewer sees it (the server's state plus open/closed and "your seat"). */
 export function seatStateOf(row, view) {
@@ -37,10 +52,10 @@ export function anchorSeat(view) {
 }
 
 /** Where seat `number` of `count` sits when `anchor` is at the bottom: sin and cos of its angle
- * (as CSS strings), `turn` radians further clockwise. */
-export function placement(number, count, anchor, turn = 0) {
+ * (as CSS strings). */
+export function placement(number, count, anchor) {
   const index = (number - anchor + count) % count;
-  const angle = (2 * Math.PI * index) / count + turn;
+  const angle = (2 * Math.PI * index) / count;
   // Screen coordinates: index 0 at the bottom centre, then to the left, up and round (clockwise).
   return { sin: Math.sin(angle).toFixed(4), cos: Math.cos(angle).toFixed(4), index };
 }
@@ -49,6 +64,17 @@ export function placement(number, count, anchor, turn = 0) {
 export function rowOf(place) {
   const cos = Number(place.cos);
   return cos > 0.35 ? "lower" : cos < -0.35 ? "upper" : "side";
+}
+
+/** "left", "right" or "middle": which half of the oval a seat is on (its outer side is free). */
+export function halfOf(place) {
+  const sin = Number(place.sin);
+  return sin > 0.2 ? "left" : sin < -0.2 ? "right" : "middle";
+}
+
+/** A seat above the oval's middle line (on a phone a side seat's cards hang towards the middle). */
+export function isHigh(place) {
+  return Number(place.cos) < 0;
 }
 
 /** The cards shown from a seat at the last showdown, if the one who showed them still sits there. */
@@ -90,12 +116,26 @@ export function seatTags(row, view) {
   return tags;
 }
 
+/** Dealt into the hand in progress and still playing it: not waiting for the next game. */
+function playingHand(row, state, view) {
+  return state === "waiting" && Boolean(view.hand) && Boolean(row.in_hand) && !row.folded;
+}
+
+/** The seat state in words: "Waiting" is for the next game only, so a player still in the hand
+ * who is not the one to act reads "In hand". */
+export function stateLabel(row, state, view) {
+  return playingHand(row, state, view) ? "In hand" : SEAT_STATE_LABELS[state];
+}
+
 /** An occupied seat in one sentence, for screen readers. */
 export function seatSummary(row, state, view) {
   const extra = [];
   if ((state === "all_in" || state === "disconnected") && row.protected) extra.push("all-in protected");
   if (isDeciding(row, view)) extra.push("deciding whether to show");
-  return `Seat ${row.number + 1}: ${row.username}, ${chips(row.stack)} chips, ${[SEAT_STATE_LABELS[state], ...extra].join(", ")}`;
+  if (seatTags(row, view).includes("D")) extra.push("dealer button");
+  const last = playingHand(row, state, view) && view.lastActions ? view.lastActions[row.number] : null;
+  if (last) extra.push(`last action ${last}`);
+  return `Seat ${row.number + 1}: ${row.username}, ${chips(row.stack)} chips, ${[stateLabel(row, state, view), ...extra].join(", ")}`;
 }
 
 function lastNet(row, view) {
@@ -103,27 +143,31 @@ function lastNet(row, view) {
 }
 
 /** What the status line under an occupied seat's stack says, one of:
- * {kind: "deciding"}, {kind: "protected", label}, {kind: "winner", net}, {kind: "hand", category,
- * net} (the hand shown and its result), {kind: "net", net}, {kind: "last_action", text} and
- * {kind: "label", text}. */
+ * {kind: "deciding"}, {kind: "protected", label, short}, {kind: "winner", net}, {kind: "hand",
+ * category, short, net} (the hand shown and its result), {kind: "net", net}, {kind: "last_action",
+ * text, verb, amount} and {kind: "label", text, short}. `short`: the words a phone shows. */
 export function seatStatus(row, state, view) {
   if (isDeciding(row, view)) return { kind: "deciding" };
   if ((state === "all_in" || state === "disconnected") && row.protected) {
     // RULES.md 5: all in through all-in protection after a disconnect (still away, or back).
-    return { kind: "protected", label: SEAT_STATE_LABELS[state] };
+    return { kind: "protected", label: SEAT_STATE_LABELS[state], short: short(SEAT_STATE_LABELS[state]) };
   }
   if (state === "winner") return { kind: "winner", net: (row.net ?? lastNet(row, view)) || 0 };
   const best = view.lastHand && !view.hand && view.lastHand.best ? view.lastHand.best[String(row.number)] : null;
   if (best && (state === "waiting" || state === "mine_post_game")) {
-    return { kind: "hand", category: categoryName(best.category), net: lastNet(row, view) };
+    const category = categoryName(best.category);
+    return { kind: "hand", category, short: short(category), net: lastNet(row, view) };
   }
   if (state === "mine_post_game" || (state === "waiting" && !view.hand)) {
     const net = lastNet(row, view);
     if (net) return { kind: "net", net };
   }
-  if (state === "waiting" && row.waiting_for_big_blind) return { kind: "label", text: "Waits for big blind" };
-  if (state === "waiting" && view.hand && view.lastActions && view.lastActions[row.number]) {
-    return { kind: "last_action", text: view.lastActions[row.number] };
+  if (state === "waiting" && row.waiting_for_big_blind) return { kind: "label", text: "Waits for big blind", short: "Waits for BB" };
+  // Still in the hand, waiting for a turn: what they did last this round, else "In hand".
+  if (playingHand(row, state, view) && view.lastActions && view.lastActions[row.number]) {
+    const text = view.lastActions[row.number];
+    return { kind: "last_action", text, ...splitAction(text) };
   }
-  return { kind: "label", text: SEAT_STATE_LABELS[state] };
+  const text = STATUS_LABELS[state] || stateLabel(row, state, view);
+  return { kind: "label", text, short: short(text) };
 }

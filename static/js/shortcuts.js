@@ -7,7 +7,8 @@ const BETTING_STATES = ["start_bet", "call_bet", "call_no_raise", "forced_all_in
 
 /** The command for `key` (KeyboardEvent.key), or null when the console leaves the key alone.
  * "ignore" swallows the key and does nothing. Others: "show", "muck", "cancel", "fold",
- * "all_in" (confirmed), "ask_fold", "ask_all_in" (confirmation first), "check", "call", "raise".
+ * "all_in" (confirmed), "ask_fold", "ask_all_in" (confirmation first), "check", "call", "raise",
+ * "place_raise" (the raise screen's amount, as shown).
  * `typing`: the key went to a text field; `pending`: an action is on its way to the server. */
 export function shortcutFor(key, { state, legal, typing = false, pending = false }) {
   const letter = key.toLowerCase();
@@ -15,6 +16,8 @@ export function shortcutFor(key, { state, legal, typing = false, pending = false
     return letter === "s" ? "show" : "muck";
   }
   if (key === "Escape" && ["confirm_fold", "confirm_all_in", "raise"].includes(state)) return "cancel";
+  // On the raise screen Enter places the amount shown, wherever the focus is (the box included).
+  if (key === "Enter" && state === "raise") return pending ? "ignore" : "place_raise";
   if (key === "Enter" && (state === "confirm_fold" || state === "confirm_all_in") && !typing) {
     if (pending) return "ignore";
     return state === "confirm_fold" ? "fold" : "all_in";

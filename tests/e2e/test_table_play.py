@@ -317,27 +317,29 @@ def test_raise_screen_keeps_the_amount_between_the_minimum_and_the_maximum(site,
     button(actor, "Raise").click()
     console = actor.locator("#console")
     expect(console).to_have_attribute("data-console-state", "raise")
-    amount = console.get_by_role("spinbutton", name="Raise by")
+    amount = console.get_by_role("spinbutton", name="Raise to")
     slider = console.get_by_role("slider")
-    # Raise-by bounds: minimum raise is to 200 (100 over the big blind), at most all in (5,000).
-    expect(amount).to_have_value("100")
+    # Raise-to bounds: minimum raise is to 200 (100 over the big blind), at most all in (5,000);
+    # the slider's 48 steps of a big blind run between them.
+    expect(amount).to_have_value("200")
     expect(console.locator("[data-raise-total]")).to_have_text("200")
-    assert slider.get_attribute("min") == "100" and slider.get_attribute("max") == "4900"
+    assert amount.get_attribute("min") == "200" and amount.get_attribute("max") == "5000"
+    assert slider.get_attribute("min") == "0" and slider.get_attribute("max") == "48"
 
     amount.fill("10")
     expect(console.locator("[data-raise-problem]")).to_contain_text("smallest raise is to 200")
     expect(button(actor, "Raise")).to_be_disabled()
     amount.press("Tab")  # leaving the box clamps it into the allowed range
-    expect(amount).to_have_value("100")
+    expect(amount).to_have_value("200")
     amount.fill("999999")
     expect(button(actor, "Raise")).to_be_disabled()
     amount.press("Tab")
-    expect(amount).to_have_value("4900")
+    expect(amount).to_have_value("5000")
     expect(console.locator("[data-raise-total]")).to_have_text("5,000")
 
     console.get_by_role("button", name="Pot", exact=True).click()  # 100 + pot 150 + 50 to call
     expect(console.locator("[data-raise-total]")).to_have_text("300")
-    expect(amount).to_have_value("200")
+    expect(amount).to_have_value("300")
     button(actor, "Raise").click()
 
     expect(other.locator("#console")).to_have_attribute("data-console-state", "call_bet")

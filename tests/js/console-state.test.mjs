@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  ACTING_STATES, CONSOLE_STATES, WAITING_STATES, canRaise, consoleState, mayShowOrMuck, raiseVerb, satOutIdle,
+  ACTING_STATES, CONSOLE_STATES, WAITING_STATES, canRaise, consoleState, isForcedAllIn, mayShowOrMuck, raiseVerb, satOutIdle,
   showsSatOutNotice, turnLegal,
 } from "../../static/js/console-state.js";
 import { seatRow, viewOf } from "./view.mjs";
@@ -91,4 +91,11 @@ test("sat out for letting the clock run out: the notice shows while waiting or a
   assert.equal(showsSatOutNotice(idle, "not_playing"), false);
   assert.equal(showsSatOutNotice(idle, "show_or_muck"), false);
   assert.equal(showsSatOutNotice({ ...idle, sit_out_reason: "asked" }, "waiting"), false);
+});
+
+test("a call that takes every chip left is a forced all-in", () => {
+  assert.equal(isForcedAllIn(legal({ actions: ["fold", "all_in"], to_call: 600, all_in_to: 450 })), true);
+  assert.equal(isForcedAllIn(legal({ all_in_to: 600 })), true); // exactly the stack: still all in
+  assert.equal(isForcedAllIn(legal({ all_in_to: 601 })), false);
+  assert.equal(isForcedAllIn(legal({ actions: ["check", "bet"], to_call: 0, current_bet: 0, all_in_to: 0 })), false);
 });

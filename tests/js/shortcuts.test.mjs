@@ -52,3 +52,10 @@ test("nothing while typing, while an action is on its way, or out of turn", () =
   assert.equal(key("c", "waiting", null), null);
   assert.equal(key("f", "raise", facing), null);
 });
+
+test("on the raise screen Enter places the amount shown, even from the box", () => {
+  assert.equal(key("Enter", "raise", facing), "place_raise");
+  assert.equal(key("Enter", "raise", facing, { typing: true }), "place_raise");
+  assert.equal(key("Enter", "raise", facing, { pending: true }), "ignore");
+  assert.equal(key("Enter", "call_bet", facing), null); // not a shortcut outside the raise screen
+});
