@@ -59,6 +59,28 @@ ROOMS = {
 }
 PLAYERS = [f"e2e{n:02d}" for n in range(1, 21)]
 
+# Rooms dealt from a stacked deck (tests/e2e/stacked_serve.py), by name. Three players: the one
+# left of the button gets aces (cards 0 and 3), the others nothing the board helps; checked
+# down, the aces are shown first and beat both others, who are then offered Show or Muck.
+STACKED_DECKS = {
+    "E2E Rules Muck": [
+        "As",
+        "7c",
+        "8h",
+        "Ad",
+        "2d",
+        "3s",
+        "Jc",
+        "Ks",
+        "Qd",
+        "9c",
+        "Jd",
+        "5h",
+        "Jh",
+        "Tc",
+    ],
+}
+
 # Run by `manage.py shell -c` with E2E_SETUP={"rooms": ..., "players": ..., "password": ...}.
 SETUP = """
 import json, os
@@ -118,6 +140,7 @@ def site(chromium_ready):
             "CASINO_CLOCK": "on",
             "DJANGO_SETTINGS_MODULE": "casino.settings",
             "PYTHONUNBUFFERED": "1",
+            "E2E_DECKS": json.dumps(STACKED_DECKS),
         }
     )
     _manage(env, "migrate", "--no-input")
@@ -137,7 +160,9 @@ def site(chromium_ready):
     log = open(workdir / "daphne.log", "w")  # noqa: SIM115 (the server writes it until teardown)
     server = subprocess.Popen(
         [
-            str(ROOT / ".venv/bin/daphne"),
+            str(ROOT / ".venv/bin/python"),
+            "-m",
+            "tests.e2e.stacked_serve",  # Daphne, with the stacked decks of STACKED_DECKS
             "-b",
             "127.0.0.1",
             "-p",
@@ -196,7 +221,11 @@ def sign_in(site, browser):
 
     def open_as(username, *, phone=False):
         viewport = {"width": 360, "height": 780} if phone else {"width": 1280, "height": 900}
-        context = browser.new_context(viewport=viewport, device_scale_factor=2 if phone else 1)
+        # Reduced motion: the to-act glow (a blurred box-shadow, redrawn every frame) would keep
+        # a core busy for every open page, and some tests open eight.
+        context = browser.new_context(
+            viewport=viewport, device_scale_factor=2 if phone else 1, reduced_motion="reduce"
+        )
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()

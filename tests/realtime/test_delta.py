@@ -96,9 +96,11 @@ def test_a_client_applying_only_events_ends_every_hand_with_the_snapshot(table_r
                 elif rng.random() < 0.15:
                     assert (await sock.request({"type": "sit_out"}))["type"] == "ok"
                 elif rng.random() < 0.1:
+                    held = sock.table["seats"][seat]["stack"]
                     assert (await sock.request({"type": "leave"}))["type"] == "ok"
+                    # RULES.md 2: back within 30 minutes, with at least what they left with.
                     answer = await sock.request(
-                        {"type": "sit", "seat": seat, "buy_in": stacks[seat]}
+                        {"type": "sit", "seat": seat, "buy_in": max(held, stacks[seat])}
                     )
                     assert answer["type"] == "ok", answer
             await check_all()
