@@ -34,6 +34,9 @@ from pathlib import Path
 
 import websockets
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project root
+from holdem.delta import apply_changes  # pure: an event's changes applied, as the client does
+
 BUY_IN = 2_000
 TURN_SECONDS = 60  # no turn runs out while the script thinks
 COUNTDOWN_SECONDS = 4
@@ -227,8 +230,9 @@ class Browser:
 
 
 class Tab:
-    """A websocket as static/js/table-app.js keeps one: reads every frame, follows the table's seq
-    and asks for a snapshot on a gap or a heartbeat ahead of it."""
+    """A websocket as static/js/table-app.js keeps one: reads every frame, applies each event's
+    changes to the table it holds, follows the table's seq and asks for a snapshot on a gap or a
+    heartbeat ahead of it."""
 
     def __init__(self, name: str):
         self.name = name
@@ -259,11 +263,16 @@ class Tab:
                 frame = json.loads(text)
                 self.frames.append(frame)
                 kind = frame["type"]
-                if kind in ("snapshot", "event"):
-                    if kind == "event" and self.seq is not None and frame["seq"] > self.seq + 1:
+                if kind == "snapshot":
+                    self.seq, self.table = frame["seq"], frame["table"]
+                elif kind == "event" and self.seq is not None:
+                    if frame["seq"] == self.seq + 1:
+                        self.seq = frame["seq"]
+                        self.table = apply_changes(self.table, frame["changes"])
+                    elif frame["seq"] > self.seq + 1:  # a gap: the changes need what was missed
                         await self.ws.send(json.dumps({"type": "snapshot"}))
-                    if self.seq is None or frame["seq"] >= self.seq or kind == "snapshot":
-                        self.seq, self.table = frame["seq"], frame["table"]
+                elif kind == "spectators" and self.table is not None:
+                    self.table = {**self.table, "spectators": frame["count"]}
                 elif kind == "heartbeat" and self.seq is not None and frame["seq"] > self.seq:
                     await self.ws.send(json.dumps({"type": "snapshot"}))
         except websockets.ConnectionClosed:
