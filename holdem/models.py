@@ -291,7 +291,9 @@ class HandRecord(models.Model):
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
     number = models.PositiveIntegerField(help_text="The table's hand counter.")
     started_at = models.DateTimeField()
-    ended_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(
+        null=True, blank=True, db_index=True
+    )  # the leaderboard's windows
     button_seat = models.PositiveSmallIntegerField()
     options = models.JSONField(help_text="Hand options as given to the engine.")
     players = models.JSONField(help_text="[{seat, user_id, username, stack_before, stack_after}]")
