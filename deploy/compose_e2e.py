@@ -35,7 +35,7 @@ from pathlib import Path
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project root
-from holdem.delta import apply_changes  # pure: an event's changes applied, as the client does
+from holdem.delta import client_view  # pure: what a client holds after each frame
 
 BUY_IN = 2_000
 TURN_SECONDS = 60  # no turn runs out while the script thinks
@@ -263,16 +263,15 @@ class Tab:
                 frame = json.loads(text)
                 self.frames.append(frame)
                 kind = frame["type"]
-                if kind == "snapshot":
-                    self.seq, self.table = frame["seq"], frame["table"]
-                elif kind == "event" and self.seq is not None:
-                    if frame["seq"] == self.seq + 1:
-                        self.seq = frame["seq"]
-                        self.table = apply_changes(self.table, frame["changes"])
-                    elif frame["seq"] > self.seq + 1:  # a gap: the changes need what was missed
-                        await self.ws.send(json.dumps({"type": "snapshot"}))
-                elif kind == "spectators" and self.table is not None:
-                    self.table = {**self.table, "spectators": frame["count"]}
+                in_order = self.seq is not None and frame.get("seq") == self.seq + 1
+                if kind == "snapshot" or (kind == "event" and in_order):
+                    self.seq = frame["seq"]
+                    self.table, _ = client_view(self.table, None, frame)
+                elif kind == "event" and self.seq is not None and frame["seq"] > self.seq + 1:
+                    # A gap: the changes need what was missed.
+                    await self.ws.send(json.dumps({"type": "snapshot"}))
+                elif kind == "spectators":
+                    self.table, _ = client_view(self.table, None, frame)
                 elif kind == "heartbeat" and self.seq is not None and frame["seq"] > self.seq:
                     await self.ws.send(json.dumps({"type": "snapshot"}))
         except websockets.ConnectionClosed:

@@ -17,7 +17,7 @@ from casino.errors import DomainError
 from holdem import services
 from holdem.broadcast import player_group, table_group
 from holdem.heartbeat import heartbeat
-from holdem.selectors import chat_muted_ids, previous_hand_at, table_is_open, table_snapshot
+from holdem.selectors import previous_hand_at, table_is_open, table_snapshot
 from holdem.services.chat import chat_mute, chat_say
 from holdem.sockets import TrackedConsumer
 
@@ -289,10 +289,9 @@ class TableConsumer(TrackedConsumer):
         await self.ok("chat")
 
     async def on_chat_mute(self, frame: dict) -> None:
-        await database_sync_to_async(chat_mute)(
+        muted = await database_sync_to_async(chat_mute)(
             user=self.user, muted_id=frame["user_id"], mute=frame["value"]
         )
-        muted = await database_sync_to_async(chat_muted_ids)(self.user)
         await self.send_json({"type": "chat_muted", "user_ids": muted})
 
     async def on_top_up(self, frame: dict) -> None:

@@ -60,6 +60,18 @@ def live(state, seat_number: int, choice: str, amount: int | None, key: str, han
     return choice in CHOICES
 
 
+def stands(state, seat, hand_number: int) -> bool:
+    """Whether the choice stored on a seat row (pre_action, its amount and round) still stands."""
+    return live(
+        state,
+        seat.number,
+        seat.pre_action,
+        seat.pre_action_amount,
+        seat.pre_action_round,
+        hand_number,
+    )
+
+
 def action_for(state, choice: str, amount: int | None) -> str | None:
     """The action a standing choice takes now that it is the player's turn, or None to let the
     player decide (the choice no longer fits)."""

@@ -232,17 +232,7 @@ def private_part(
         me = next((s for s in own["seats"] if s["seat"] == seat.number), None)
         mine["hole"] = me.get("hole") if me else None
         mine["legal"] = own.get("legal")
-        if (
-            preactions.live(
-                state,
-                seat.number,
-                seat.pre_action,
-                seat.pre_action_amount,
-                seat.pre_action_round,
-                table.hands_played,
-            )
-            and state.to_act != seat.number
-        ):
+        if preactions.stands(state, seat, table.hands_played) and state.to_act != seat.number:
             mine["pre_action"] = {"value": seat.pre_action, "amount": seat.pre_action_amount}
     elif table.last_hand is not None and not table.in_hand:
         record = table.last_hand

@@ -12,7 +12,7 @@ from django.utils import timezone
 from casino.errors import DomainError
 from holdem.broadcast import frame_message, send_on_commit, table_group
 from holdem.models import CHAT_MAX_CHARS, ChatBan, ChatLine, ChatMute, ChatRule, Seat, Table
-from holdem.selectors import chat_line_view
+from holdem.selectors import chat_line_view, chat_muted_ids
 
 FLOOD_LINES = 5  # at most this many lines ...
 FLOOD_SECONDS = 10  # ... in this many seconds, per user, over every table
@@ -52,8 +52,9 @@ def chat_say(*, table_id: int, user, text: str) -> ChatLine:
     return line
 
 
-def chat_mute(*, user, muted_id: int, mute: bool) -> None:
-    """Stop (or start again) reading another player's lines, on every table."""
+def chat_mute(*, user, muted_id: int, mute: bool) -> list[int]:
+    """Stop (or start again) reading another player's lines, on every table. Returns the ids of
+    everyone this user now mutes."""
     if muted_id == user.pk:
         raise DomainError("chat_mute_self", "you cannot mute yourself")
     if mute:
@@ -63,3 +64,4 @@ def chat_mute(*, user, muted_id: int, mute: bool) -> None:
         ChatMute.objects.get_or_create(user=user, muted=from_user)
     else:
         ChatMute.objects.filter(user=user, muted_id=muted_id).delete()
+    return chat_muted_ids(user)

@@ -32,6 +32,7 @@ from holdem.selectors import muck_choice
 from holdem.services.countdown import countdown_start
 from holdem.services.notify import notify_player, notify_table
 from holdem.services.seats import seat_release
+from holdem.services.time_bank import bank_opens, bank_refill, bank_spent
 
 PROTECTIONS_PER_DAY = 2  # RULES.md 5
 # RULES.md 4 [003]: how long a player offered Show or Muck has to choose (then: muck).
@@ -126,7 +127,7 @@ def hand_start(table, now) -> bool:
                 "wants_to_post",
                 "missed_small_blind",
                 "missed_big_blind",
-                *_bank_refill(s, table),
+                *bank_refill(s, table),
             ]
         )
     table.button_seat = button
@@ -191,7 +192,7 @@ def _act(table, user, action, amount, action_id: str, turn_token) -> dict:
             (e.to for e in events if e.kind == "action" and e.seat == seat.number), amount
         )
     _log(table, seat.number, user, action, amount, street, "player", action_id)
-    _bank_spent(table, seat, timezone.now())
+    bank_spent(table, seat, timezone.now())
     if seat.timeouts_in_row:
         seat.timeouts_in_row = 0
         seat.save(update_fields=["timeouts_in_row"])
@@ -225,10 +226,6 @@ def _repeated(table_id: int, user, action, amount, action_id: str) -> dict | Non
     }
 
 
-BANK_REFILL_MS = 5_000  # issue 14: the time bank grows by 5 s every 10 hands dealt
-BANK_REFILL_HANDS = 10
-
-
 def hand_timeout(table, now) -> bool:
     """RULES.md 5: the turn ran out: check if nothing is owed, else fold. Caller holds the lock.
     A connected player with time in their bank gets it first (the turn goes on until it is
@@ -238,7 +235,7 @@ def hand_timeout(table, now) -> bool:
     if seat_number is None:
         return False
     seat = table.seat_set.filter(number=seat_number).select_related("user").first()
-    if seat is not None and table.turn_bank_from is None and _bank_opens(table, seat, state, now):
+    if seat is not None and table.turn_bank_from is None and bank_opens(table, seat, state):
         return False
     if seat is not None and table.turn_bank_from is not None and seat.time_bank_ms:
         seat.time_bank_ms = 0  # spent to the end
@@ -252,42 +249,6 @@ def hand_timeout(table, now) -> bool:
         _count_idle_turn(table, seat)
     _advance(table, new_state, events, now)
     return True
-
-
-def _bank_opens(table, seat, state, now) -> bool:
-    """The turn clock ran out: the player's time bank, if they have one, takes over."""
-    if seat.disconnected or seat.time_bank_ms <= 0 or table.time_bank_seconds == 0:
-        return False
-    table.turn_bank_from = table.turn_deadline
-    table.turn_deadline = table.turn_deadline + timedelta(milliseconds=seat.time_bank_ms)
-    notify_table(
-        table,
-        "time_bank",
-        {"seat": seat.number, "seconds": seat.time_bank_ms // 1000},
-        state=state,
-        save=("turn_bank_from", "turn_deadline"),
-        balances=False,
-    )
-    return True
-
-
-def _bank_spent(table, seat, now) -> None:
-    """The player acted while their time bank ran: what they used of it is gone."""
-    if table.turn_bank_from is None:
-        return
-    used = int((now - table.turn_bank_from).total_seconds() * 1000)
-    seat.time_bank_ms = max(0, seat.time_bank_ms - max(used, 0))
-    seat.save(update_fields=["time_bank_ms"])
-
-
-def _bank_refill(seat, table) -> list[str]:
-    """Count a hand dealt to the seat; every BANK_REFILL_HANDS of them refill its bank a little."""
-    seat.bank_hands += 1
-    if seat.bank_hands < BANK_REFILL_HANDS:
-        return ["bank_hands"]
-    seat.bank_hands = 0
-    seat.time_bank_ms = min(table.time_bank_seconds * 1000, seat.time_bank_ms + BANK_REFILL_MS)
-    return ["bank_hands", "time_bank_ms"]
 
 
 IDLE_TIMEOUTS = 2  # RULES.md 2
@@ -443,14 +404,7 @@ def _pre_actions(table, state, events, seats):
         seat = by_number.get(state.to_act)
         if seat is None or not seat.pre_action:
             break
-        stands = preactions.live(
-            state,
-            seat.number,
-            seat.pre_action,
-            seat.pre_action_amount,
-            seat.pre_action_round,
-            table.hands_played,
-        )
+        stands = preactions.stands(state, seat, table.hands_played)
         action = preactions.action_for(state, seat.pre_action, seat.pre_action_amount)
         seat.pre_action, seat.pre_action_amount, seat.pre_action_round = "", None, ""
         fields = ["pre_action", "pre_action_amount", "pre_action_round"]

@@ -63,8 +63,7 @@ def notify_table(
             with_balance=balances,
             seated_here=True,
         )
-    key = settings.SECRET_KEY.encode()
-    digests = {str(user_id): digest(you, key) for user_id, you in yous.items()}
+    digests = {str(user_id): _fingerprint(you) for user_id, you in yous.items()}
     before = sent.get("you", {})
     changed = {uid: you for uid, you in yous.items() if before.get(str(uid)) != digests[str(uid)]}
     for user in also_tell:
@@ -115,12 +114,17 @@ def spectators_changed(table, user_id: int) -> None:
     )
 
 
+def _fingerprint(you: dict) -> str:
+    """What `sent_view` remembers of a private part (keyed with the site's secret)."""
+    return digest(you, settings.SECRET_KEY.encode())
+
+
 def notify_player(table, seat, state) -> None:
     """Only this seated player's private part changed (nothing anyone else sees): send it to them
     alone, with the table's current seq (no new event), and remember what they were sent."""
     you = private_part(table, seat.user, state=state, seat=seat, with_balance=False)
     sent = decode(table.sent_view) if table.sent_view else {}
-    sent.setdefault("you", {})[str(seat.user_id)] = digest(you, settings.SECRET_KEY.encode())
+    sent.setdefault("you", {})[str(seat.user_id)] = _fingerprint(you)
     table.sent_view = encode(sent)
     table.save(update_fields=["sent_view"])
     frame = {"type": "you", "seq": table.seq, "you": you}

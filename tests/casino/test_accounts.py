@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from casino.accounts.models import LedgerEntry, LedgerKind, User
+from holdem.services import room_create
 
 pytestmark = pytest.mark.django_db
 
@@ -80,8 +81,6 @@ def test_home_page_invites_anonymous_visitors(client):
 
 
 def test_the_room_switcher_reads_the_rooms_now(client, make_player):
-    from holdem.services import room_create
-
     room_create(name="Switcher", preset="nl50")
     assert client.get("/lobby/rooms/").status_code == 302  # signed-in users only
     client.force_login(make_player("switcher"))

@@ -12,6 +12,8 @@ import sys
 
 
 def stack_decks() -> None:
+    # Imported here, not at the top: the services' models need django.setup() first, and the
+    # patch must be made before Daphne imports the application.
     import django
 
     django.setup()
@@ -38,6 +40,6 @@ def stack_decks() -> None:
 if __name__ == "__main__":
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
     stack_decks()
-    from daphne.cli import CommandLineInterface
+    from daphne.cli import CommandLineInterface  # after the patch: Daphne loads the site
 
     CommandLineInterface.entrypoint()

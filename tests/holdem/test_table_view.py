@@ -6,7 +6,7 @@ import pytest
 
 from holdem import engine
 from holdem.selectors import private_part, public_table, table_view_for
-from holdem.services import table_act, table_sit, table_sit_out
+from holdem.services import table_act, table_leave, table_sit, table_sit_out
 from tests.holdem.conftest import current
 
 pytestmark = pytest.mark.django_db
@@ -95,8 +95,6 @@ def test_a_snapshot_mid_hand_carries_the_hands_public_log(seated, clock):
 
 
 def test_an_empty_table_shows_no_old_result(seated, clock):
-    from holdem.services import table_leave
-
     table, users = seated("nl50", seats=(0, 1))
     clock.advance(31)
     while current(table) is not None:

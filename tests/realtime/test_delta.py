@@ -20,6 +20,7 @@ from casino.accounts.services import wallet_adjust
 from holdem.delta import plain
 from holdem.models import Seat
 from holdem.selectors import table_snapshot
+from tests.conftest import service_missing
 from tests.realtime.conftest import fire_clock, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -153,7 +154,7 @@ def test_a_client_applying_only_events_ends_every_hand_with_the_snapshot(table_r
     # The browser's module, given each socket's frames since its last snapshot, ends where the
     # test client ended.
     if shutil.which("node") is None:
-        pytest.skip("node is not installed (bin/services installs it)")
+        service_missing("node is not installed (bin/services installs it)")
     for receiver, frames in frames_seen.items():
         start = max(i for i, f in enumerate(frames) if f["type"] == "snapshot")
         wire = [

@@ -1,0 +1,46 @@
+"""The time bank (issue 14): extra time a connected player gets once their turn clock runs out,
+kept on the seat; what they use is gone, and it refills a little every few hands. The caller
+holds the table lock (holdem/services/hands.py)."""
+
+from datetime import timedelta
+
+from holdem.services.notify import notify_table
+
+BANK_REFILL_MS = 5_000  # issue 14: the time bank grows by 5 s every 10 hands dealt
+BANK_REFILL_HANDS = 10
+
+
+def bank_opens(table, seat, state) -> bool:
+    """The turn clock ran out: the player's time bank, if they have one, takes over."""
+    if seat.disconnected or seat.time_bank_ms <= 0 or table.time_bank_seconds == 0:
+        return False
+    table.turn_bank_from = table.turn_deadline
+    table.turn_deadline = table.turn_deadline + timedelta(milliseconds=seat.time_bank_ms)
+    notify_table(
+        table,
+        "time_bank",
+        {"seat": seat.number, "seconds": seat.time_bank_ms // 1000},
+        state=state,
+        save=("turn_bank_from", "turn_deadline"),
+        balances=False,
+    )
+    return True
+
+
+def bank_spent(table, seat, now) -> None:
+    """The player acted while their time bank ran: what they used of it is gone."""
+    if table.turn_bank_from is None:
+        return
+    used = int((now - table.turn_bank_from).total_seconds() * 1000)
+    seat.time_bank_ms = max(0, seat.time_bank_ms - max(used, 0))
+    seat.save(update_fields=["time_bank_ms"])
+
+
+def bank_refill(seat, table) -> list[str]:
+    """Count a hand dealt to the seat; every BANK_REFILL_HANDS of them refill its bank a little."""
+    seat.bank_hands += 1
+    if seat.bank_hands < BANK_REFILL_HANDS:
+        return ["bank_hands"]
+    seat.bank_hands = 0
+    seat.time_bank_ms = min(table.time_bank_seconds * 1000, seat.time_bank_ms + BANK_REFILL_MS)
+    return ["bank_hands", "time_bank_ms"]
