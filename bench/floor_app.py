@@ -33,11 +33,16 @@ settings.configure(
 )
 django.setup()
 
+from channels.consumer import get_handler_name  # noqa: E402
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
 ENCODE_EACH = os.environ.get("FLOOR_ENCODE", "once") == "each"
+# FLOOR_DISPATCH=channels keeps Channels' own dispatch, which hops to a worker thread before every
+# handler to close stale database connections; the site skips that hop (holdem/sockets.py), so
+# the floor does too by default.
+CHANNELS_DISPATCH = os.environ.get("FLOOR_DISPATCH", "direct") == "channels"
 MAX_SIZE = 64 * 1024
 _padding: dict[int, str] = {}
 
@@ -64,6 +69,11 @@ def event_text(frame: dict) -> str:
 
 
 class FloorConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message):
+        if CHANNELS_DISPATCH:
+            return await super().dispatch(message)
+        await getattr(self, get_handler_name(message))(message)
+
     async def connect(self):
         self.group = f"floor.{self.scope['url_route']['kwargs']['table']}"
         await self.channel_layer.group_add(self.group, self.channel_name)

@@ -1,15 +1,15 @@
 """One lock order for everything at a table: the table row, then its seats, then wallets (STYLE.md 8)."""
 
 from holdem.models import Seat, Table
+from holdem.rows import seats_with_users, table_locked
 
 
 def table_lock(table_id: int) -> Table:
     """Lock and return the table row; every table change starts here."""
-    return Table.objects.select_for_update().get(pk=table_id)
+    return table_locked(table_id)
 
 
 def seats_lock(table: Table) -> list[Seat]:
-    """Lock the table's seats in primary-key order (after the table, before any wallet)."""
-    return list(
-        Seat.objects.select_for_update().filter(table=table).select_related("user").order_by("pk")
-    )
+    """Lock the table's seats in primary-key order (after the table, before any wallet), each
+    with its player."""
+    return seats_with_users(table.pk, lock=True)

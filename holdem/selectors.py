@@ -234,7 +234,7 @@ def private_part(
         mine["legal"] = own.get("legal")
         if preactions.stands(state, seat, table.hands_played) and state.to_act != seat.number:
             mine["pre_action"] = {"value": seat.pre_action, "amount": seat.pre_action_amount}
-    elif table.last_hand is not None and not table.in_hand:
+    elif not table.in_hand and table.last_hand is not None:
         record = table.last_hand
         played = next((p for p in record.players if p["user_id"] == user.pk), None)
         if played is not None and record.final_state:

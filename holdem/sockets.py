@@ -5,6 +5,7 @@ Close codes (docs/protocol.md): 4401 the session signed out or is no longer vali
 opened more sockets than allowed and this was the oldest.
 """
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -20,6 +21,17 @@ CLOSE_TOO_MANY_SOCKETS = 4008
 
 class TrackedConsumer(AsyncWebsocketConsumer):
     table_id: int | None = None
+
+    async def dispatch(self, message):
+        """Run the handler for `message`, without the trip to the database thread that Channels
+        makes before every handler to close stale connections: every database call of these
+        consumers goes through `database_sync_to_async`, which does that itself, on that thread.
+        Channels' trip was one per message, so one per socket for every broadcast frame, queued
+        on the same single thread as the table actions (docs/performance.md)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
 
     async def open_tracked(self, groups: list[str]) -> None:
         """Join `groups` and the user's own, accept, and count this socket."""

@@ -32,6 +32,7 @@ LAYERS = {
     "holdem.options": "tables-data",
     "holdem.errors": "tables-data",
     "holdem.locks": "tables-data",
+    "holdem.rows": "tables-data",
     "holdem.broadcast": "tables-data",
     "holdem.delta": "tables-data",
     "holdem.preactions": "tables-data",

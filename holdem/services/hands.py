@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino.errors import DomainError
-from holdem import engine, preactions
+from holdem import engine, preactions, rows
 from holdem.engine.cards import new_deck, shuffle
 from holdem.engine.positions import blind_seats, next_button
 from holdem.engine.view import result_view
@@ -28,6 +28,7 @@ from holdem.models import (
     TableStatus,
 )
 from holdem.options import hand_options
+from holdem.rows import seats_with_users
 from holdem.selectors import muck_choice
 from holdem.services.countdown import countdown_start
 from holdem.services.notify import notify_player, notify_table
@@ -51,7 +52,7 @@ def hand_start(table, now) -> bool:
     seats = seats_lock(table)
     table.next_hand_at = None
     if table.status != TableStatus.OPEN or table.in_hand:
-        table.save(update_fields=["next_hand_at"])
+        rows.save_fields(table, ["next_hand_at"])
         return False
     ready = [s for s in seats if not s.sitting_out and s.stack > 0]
     regular = [s for s in ready if not s.waiting_for_big_blind or s.wants_to_post]
@@ -60,7 +61,7 @@ def hand_start(table, now) -> bool:
         # Nobody to wait behind: with no game running everybody seated is dealt in.
         regular, waiting = regular + waiting, []
     if len(regular) < 2:
-        table.save(update_fields=["next_hand_at"])
+        rows.save_fields(table, ["next_hand_at"])
         notify_table(table, "waiting_for_players", {})
         return False
 
@@ -119,8 +120,9 @@ def hand_start(table, now) -> bool:
         s.in_hand = True
         s.waiting_for_big_blind = s.wants_to_post = False
         s.missed_small_blind = s.missed_big_blind = False
-        s.save(
-            update_fields=[
+        rows.save_fields(
+            s,
+            [
                 "stack",
                 "in_hand",
                 "waiting_for_big_blind",
@@ -128,14 +130,12 @@ def hand_start(table, now) -> bool:
                 "missed_small_blind",
                 "missed_big_blind",
                 *bank_refill(s, table),
-            ]
+            ],
         )
     table.button_seat = button
     table.hand = record
     table.hand_actions = 0
-    table.save(
-        update_fields=["next_hand_at", "hands_played", "button_seat", "hand", "hand_actions"]
-    )
+    rows.save_fields(table, ["next_hand_at", "hands_played", "button_seat", "hand", "hand_actions"])
     _advance(table, state, events, now)
     return True
 
@@ -167,7 +167,7 @@ def _act(table, user, action, amount, action_id: str, turn_token) -> dict:
     if not table.in_hand:
         raise DomainError("no_hand", "no hand is being played at this table")
     # The seats (with their users) serve both the check below and the broadcast.
-    seats = list(table.seat_set.select_related("user"))
+    seats = seats_with_users(table.pk)
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None or not seat.in_hand:
         raise DomainError("not_in_hand", "you are not dealt into this hand")
@@ -195,7 +195,7 @@ def _act(table, user, action, amount, action_id: str, turn_token) -> dict:
     bank_spent(table, seat, timezone.now())
     if seat.timeouts_in_row:
         seat.timeouts_in_row = 0
-        seat.save(update_fields=["timeouts_in_row"])
+        rows.save_fields(seat, ["timeouts_in_row"])
     _advance(table, new_state, events, timezone.now(), seats=seats)
     return {"action": action, "amount": amount}
 
@@ -239,7 +239,7 @@ def hand_timeout(table, now) -> bool:
         return False
     if seat is not None and table.turn_bank_from is not None and seat.time_bank_ms:
         seat.time_bank_ms = 0  # spent to the end
-        seat.save(update_fields=["time_bank_ms"])
+        rows.save_fields(seat, ["time_bank_ms"])
     street = state.street
     legal = engine.legal_actions(state)
     new_state, events = engine.apply_timeout(state, seat_number)
@@ -264,7 +264,7 @@ def _count_idle_turn(table, seat) -> None:
         seat.sat_out_idle = True
         seat.wants_to_post = False
         fields += ["sitting_out", "sat_out_idle", "wants_to_post"]
-    seat.save(update_fields=fields)
+    rows.save_fields(seat, fields)
     if "sitting_out" in fields:
         notify_table(table, "sitting_out", {"seat": seat.number, "reason": "idle"})
 
@@ -274,7 +274,7 @@ def turn_renew(table, now) -> None:
     A time bank that was running is stopped (what was used of it stays used)."""
     table.turn_deadline = now + timedelta(seconds=table.turn_seconds)
     table.turn_bank_from = None
-    table.save(update_fields=["turn_deadline", "turn_bank_from"])
+    rows.save_fields(table, ["turn_deadline", "turn_bank_from"])
     notify_table(
         table,
         "turn_renewed",
@@ -349,7 +349,7 @@ def hand_muck_undecided(table, now) -> bool:
     record = table.last_hand
     if table.show_or_muck_deadline is not None:
         table.show_or_muck_deadline = None
-        table.save(update_fields=["show_or_muck_deadline"])
+        rows.save_fields(table, ["show_or_muck_deadline"])
     if record is None or not record.final_state:
         return False
     state = engine.state_from_json(record.final_state)
@@ -367,10 +367,10 @@ def _record_choices(table, record, state) -> None:
     record.final_state = engine.state_to_json(state)
     record.shown = {str(k): list(v) for k, v in state.result.shown.items()}
     record.result = result_view(state.result)
-    record.save(update_fields=["final_state", "shown", "result"])
+    rows.save_fields(record, ["final_state", "shown", "result"])
     if not state.result.undecided and table.show_or_muck_deadline is not None:
         table.show_or_muck_deadline = None
-        table.save(update_fields=["show_or_muck_deadline"])
+        rows.save_fields(table, ["show_or_muck_deadline"])
 
 
 def table_pre_action(*, table_id: int, user, choice: str | None, amount: int | None = None):
@@ -391,7 +391,7 @@ def table_pre_action(*, table_id: int, user, choice: str | None, amount: int | N
         seat.pre_action_round = (
             preactions.round_key(table.hands_played, state.street) if choice else ""
         )
-        seat.save(update_fields=["pre_action", "pre_action_amount", "pre_action_round"])
+        rows.save_fields(seat, ["pre_action", "pre_action_amount", "pre_action_round"])
         notify_player(table, seat, state)
 
 
@@ -411,7 +411,7 @@ def _pre_actions(table, state, events, seats):
         if stands and action is not None:
             seat.timeouts_in_row = 0  # the player's own choice: not an idle turn
             fields.append("timeouts_in_row")
-        seat.save(update_fields=fields)
+        rows.save_fields(seat, fields)
         if not stands or action is None:
             break
         street = state.street
@@ -459,7 +459,7 @@ def _finish(table, state, events, now) -> None:
         seat = seats[number]
         seat.stack = stack
         seat.in_hand = False
-        seat.save(update_fields=["stack", "in_hand"])
+        rows.save_fields(seat, ["stack", "in_hand"])
     record.ended_at = now
     record.board = list(state.board)
     record.pots = [
@@ -479,7 +479,10 @@ def _finish(table, state, events, now) -> None:
     for player in record.players:
         player["stack_after"] = result.final_stacks[player["seat"]]
         player["net"] = result.net[player["seat"]]
-    record.save()
+    rows.save_fields(
+        record,
+        ["ended_at", "board", "pots", "shown", "rake", "result", "final_state", "players"],
+    )
     table.rake_collected += result.rake
     table.hand_state = ""
     table.hand = None
@@ -491,8 +494,9 @@ def _finish(table, state, events, now) -> None:
     table.show_or_muck_deadline = (
         now + timedelta(seconds=SHOW_OR_MUCK_SECONDS) if result.undecided else None
     )
-    table.save(
-        update_fields=[
+    rows.save_fields(
+        table,
+        [
             "rake_collected",
             "hand_state",
             "hand",
@@ -501,7 +505,7 @@ def _finish(table, state, events, now) -> None:
             "turn_token",
             "turn_bank_from",
             "show_or_muck_deadline",
-        ]
+        ],
     )
     notify_table(table, "hand_ended", {"hand_id": record.pk}, engine_events=events, state=state)
 
@@ -525,13 +529,13 @@ def _finish(table, state, events, now) -> None:
             )
         elif seat.disconnected:
             seat.sitting_out = True
-            seat.save(update_fields=["sitting_out"])
+            rows.save_fields(seat, ["sitting_out"])
     remaining = seats_lock(table)
     if table.status == TableStatus.CLOSING:
         for seat in remaining:
             seat_release(table, seat, reason=f"Room {table.name} closed")
         table.status = TableStatus.CLOSED
-        table.save(update_fields=["status"])
+        rows.save_fields(table, ["status"])
         notify_table(table, "closed", {})
         return
     if len([s for s in remaining if not s.sitting_out and s.stack > 0]) >= 2:
@@ -546,16 +550,18 @@ def _log(table, seat_number, user, action, amount, street, source, action_id) ->
     with the new state), not a COUNT of the log."""
     index = table.hand_actions
     table.hand_actions += 1
-    HandAction.objects.create(
-        hand_id=table.hand_id,
-        index=index,
-        seat=seat_number,
-        user=user,
-        action=action,
-        amount=amount,
-        street=street,
-        source=source,
-        client_action_id=action_id,
+    rows.insert(
+        HandAction(
+            hand_id=table.hand_id,
+            index=index,
+            seat=seat_number,
+            user=user,
+            action=action,
+            amount=amount,
+            street=street,
+            source=source,
+            client_action_id=action_id,
+        )
     )
 
 
@@ -579,7 +585,7 @@ def _mark_missed_blinds(seats, dealt, button) -> None:
         small, big = blind_seats(sorted([*dealt, seat.number]), button)
         if seat.number == small and not seat.missed_small_blind:
             seat.missed_small_blind = True
-            seat.save(update_fields=["missed_small_blind"])
+            rows.save_fields(seat, ["missed_small_blind"])
         elif seat.number == big and not seat.missed_big_blind:
             seat.missed_big_blind = True
-            seat.save(update_fields=["missed_big_blind"])
+            rows.save_fields(seat, ["missed_big_blind"])

@@ -5,8 +5,10 @@ from django.conf import settings
 from django.utils import timezone
 
 from casino.accounts.selectors import wallet_balances
+from holdem import rows
 from holdem.broadcast import LOBBY_GROUP, frame_message, player_group, send_on_commit, table_group
 from holdem.delta import decode, digest, encode, plain, table_changes
+from holdem.rows import seats_with_users
 from holdem.selectors import epoch_ms, private_part, public_table, room_summary, spectator_count
 
 # Changes of who sits at the table (the spectators are counted again).
@@ -43,7 +45,7 @@ def notify_table(
     no wallet changed, so the private parts leave the balance out (the client keeps its own)."""
     table.seq += 1
     if seats is None:
-        seats = list(table.seat_set.select_related("user"))
+        seats = seats_with_users(table.pk)
     if kind in SEAT_KINDS and spectators_counted(table):
         save = (*save, "spectators")  # who sat down or stood up was watching, or now is
     public = plain(public_table(table, state=state, seat_rows=seats))
@@ -70,7 +72,7 @@ def notify_table(
         changed[user.pk] = private_part(table, user, state=state, seat=None, seated_here=True)
 
     table.sent_view = encode({"table": public, "you": digests})
-    table.save(update_fields=["seq", "sent_view", *save])
+    rows.save_fields(table, ["seq", "sent_view", *save])
 
     event = {
         "kind": kind,
@@ -102,7 +104,7 @@ def spectators_changed(table, user_id: int) -> None:
     That user's own sockets are left out: a new one's snapshot already has the new count."""
     if not spectators_counted(table):
         return
-    table.save(update_fields=["spectators"])
+    rows.save_fields(table, ["spectators"])
     send_on_commit(
         [
             (LOBBY_GROUP, frame_message({"type": "room", "room": room_summary(table)})),
@@ -126,6 +128,6 @@ def notify_player(table, seat, state) -> None:
     sent = decode(table.sent_view) if table.sent_view else {}
     sent.setdefault("you", {})[str(seat.user_id)] = _fingerprint(you)
     table.sent_view = encode(sent)
-    table.save(update_fields=["sent_view"])
+    rows.save_fields(table, ["sent_view"])
     frame = {"type": "you", "seq": table.seq, "you": you}
     send_on_commit([(player_group(table.pk, seat.user_id), frame_message(frame))])

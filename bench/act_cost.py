@@ -1,0 +1,174 @@
+"""What one table action costs on the server's database thread, in one process, no network:
+the service (`table_act`) with its queries and the building of every frame, then the send to
+the channel layer after commit. Prints CPU per action of this process and of its PostgreSQL
+backend, split into mid-hand actions, hand ends and hand starts. Asserts nothing.
+
+    .venv/bin/python bench/act_cost.py --hands 200            # figures
+    .venv/bin/python bench/act_cost.py --hands 100 --profile  # and the top of a cProfile
+
+Uses its own database (casino_actcost, made and migrated on first use) on the PostgreSQL of
+DATABASE_URL's server, and the pub/sub channel layer on CASINO_REDIS (default db 11), with
+nobody listening: what the sockets cost is bench/floor.py's to measure.
+"""
+
+import argparse
+import cProfile
+import os
+import pstats
+import random
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT)]
+
+DATABASE = "casino_actcost"
+SEATS = 6
+
+
+def setup_django(redis_url: str) -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+    os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
+    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-0123456789abcdef0123456789abcdef0123456789")
+    os.environ["REDIS_URL"] = redis_url
+    os.environ["CASINO_CHANNEL_LAYER"] = "pubsub"
+    import psycopg
+
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
+        if not c.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE]).fetchone():
+            c.execute(f"CREATE DATABASE {DATABASE}")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def backend_cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def make_table():
+    from casino.accounts.services import account_create, wallet_adjust
+    from holdem.services import room_create, table_sit
+
+    stamp = f"{int(time.time() * 1000) % 10**9}"
+    table = room_create(name=f"act cost {stamp}", preset="nl50", time_bank_seconds=0)
+    users = {}
+    for number in range(SEATS):
+        user = account_create(username=f"ac{stamp}x{number}", password="pw-for-bench-123")
+        wallet_adjust(user=user, amount=10**9, kind="admin_adjustment", reason="bench bankroll")
+        table_sit(table_id=table.pk, user=user, seat=number, buy_in=5_000)
+        users[number] = user
+    return table, users
+
+
+def deal(table_id: int) -> None:
+    from django.db import transaction
+    from django.utils import timezone
+
+    from holdem.locks import table_lock
+    from holdem.services.hands import hand_start
+
+    with transaction.atomic():
+        hand_start(table_lock(table_id), timezone.now())
+
+
+def play(hands: int, rng, table, users, figures) -> None:
+    from django.db import connection
+
+    from bench.bots import choose_action
+    from holdem import engine
+    from holdem.models import Seat, Table
+    from holdem.services import table_act, table_sit
+
+    pid = connection.cursor().connection.info.backend_pid
+    played = 0
+    while played < hands:
+        seated = set(Seat.objects.filter(table=table).values_list("number", flat=True))
+        for number in set(users) - seated:  # a bust player buys in again (not measured)
+            table_sit(table_id=table.pk, user=users[number], seat=number, buy_in=5_000)
+        started = (time.process_time(), backend_cpu_seconds(pid))
+        deal(table.pk)
+        figures.add("start", started, pid)
+        while True:
+            row = Table.objects.get(pk=table.pk)
+            if not row.in_hand:
+                break
+            state = engine.state_from_json(row.hand_state)
+            legal = engine.legal_actions(state)
+            if legal is None:
+                break
+            action, amount = choose_action(asdict(legal), rng)
+            started = (time.process_time(), backend_cpu_seconds(pid))
+            table_act(
+                table_id=table.pk,
+                user=users[legal.seat],
+                action=action,
+                amount=amount,
+                turn_token=row.turn_token,
+            )
+            row.refresh_from_db()
+            figures.add("act" if row.in_hand else "end", started, pid)
+        played += 1
+
+
+class Figures:
+    def __init__(self):
+        self.rows = {}
+
+    def add(self, kind: str, started, pid) -> None:
+        app = time.process_time() - started[0]
+        db = backend_cpu_seconds(pid) - started[1]
+        count, app_sum, db_sum = self.rows.get(kind, (0, 0.0, 0.0))
+        self.rows[kind] = (count + 1, app_sum + app, db_sum + db)
+
+    def print(self) -> None:
+        total = [0, 0.0, 0.0]
+        for kind in ("act", "end", "start"):
+            count, app, db = self.rows.get(kind, (0, 0.0, 0.0))
+            total = [total[0] + count, total[1] + app, total[2] + db]
+            if count:
+                print(
+                    f"act_cost: {kind:5} n={count:5} app_ms={1000 * app / count:6.2f} "
+                    f"postgres_ms={1000 * db / count:5.2f}"
+                )
+        acts = self.rows.get("act", (0,))[0] + self.rows.get("end", (0,))[0]
+        print(
+            f"act_cost: per player action (starts shared out) n={acts} "
+            f"app_ms={1000 * total[1] / acts:.2f} postgres_ms={1000 * total[2] / acts:.2f}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/11")
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    setup_django(args.redis_url)
+    rng = random.Random(args.seed)
+    table, users = make_table()
+    play(args.warmup, rng, table, users, Figures())
+    figures = Figures()
+    profiler = cProfile.Profile() if args.profile else None
+    if profiler:
+        profiler.enable()
+    play(args.hands, rng, table, users, figures)
+    if profiler:
+        profiler.disable()
+    figures.print()
+    if profiler:
+        stats = pstats.Stats(profiler)
+        stats.sort_stats("cumulative").print_stats("holdem|casino|broadcast|asgiref|channels", 40)
+        stats.sort_stats("tottime").print_stats(25)
+
+
+if __name__ == "__main__":
+    main()

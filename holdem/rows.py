@@ -1,0 +1,138 @@
+"""Rows of the hot path (a table action) read and written with SQL built once per shape.
+
+The ORM compiles every query again each time it runs; on the table action path that compiling
+was the largest single cost of the server (docs/performance.md, issue 13). These functions do
+what `select_for_update().get()`, `select_related("user")`, `save(update_fields=...)` and
+`objects.create()` do for the few shapes the hot path uses, with the same SQL semantics (the same
+rows locked, the same values written through each field's own conversions), and cache the SQL.
+Everything else keeps using the ORM.
+"""
+
+from functools import cache
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.models import Model
+
+from holdem.models import Seat, Table
+
+# The user columns the table needs (the seat's player); the others load on first use.
+USER_FIELDS = ("id", "username", "card_back", "auto_muck")
+
+
+@cache
+def _reader(model: type[Model], names: tuple[str, ...] | None = None):
+    """The (select list, field names, per-column converters) of `model`'s concrete fields."""
+    opts = model._meta
+    fields = [f for f in opts.concrete_fields if names is None or f.name in names]
+    quote = connection.ops.quote_name
+    columns = ", ".join(f"{quote(opts.db_table)}.{quote(f.column)}" for f in fields)
+    converters = []
+    for f in fields:
+        col = f.get_col(opts.db_table)
+        found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
+        converters.append((col, tuple(found)))
+    return columns, tuple(f.attname for f in fields), tuple(converters)
+
+
+def _build(model: type[Model], names, converters, values):
+    converted = []
+    for value, (col, found) in zip(values, converters):
+        for convert in found:
+            value = convert(value, col, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, names, converted)
+
+
+@cache
+def _table_lock_sql() -> str:
+    columns, _, _ = _reader(Table)
+    return f"SELECT {columns} FROM holdem_table WHERE holdem_table.id = %s FOR UPDATE"
+
+
+def table_locked(table_id: int) -> Table:
+    """`Table.objects.select_for_update().get(pk=table_id)`."""
+    _, names, converters = _reader(Table)
+    with connection.cursor() as cursor:
+        cursor.execute(_table_lock_sql(), [table_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise Table.DoesNotExist(f"no table {table_id}")
+    return _build(Table, names, converters, row)
+
+
+@cache
+def _seats_sql(lock: bool) -> str:
+    user = get_user_model()
+    seat_columns, _, _ = _reader(Seat)
+    user_columns, _, _ = _reader(user, USER_FIELDS)
+    users = connection.ops.quote_name(user._meta.db_table)
+    return (
+        f"SELECT {seat_columns}, {user_columns} FROM holdem_seat"
+        f" INNER JOIN {users} ON {users}.id = holdem_seat.user_id"
+        " WHERE holdem_seat.table_id = %s ORDER BY holdem_seat.id" + (" FOR UPDATE" if lock else "")
+    )
+
+
+def seats_with_users(table_id: int, lock: bool = False) -> list[Seat]:
+    """The table's seats in primary-key order, each with its user, as
+    `Seat.objects.filter(table=...).select_related("user").order_by("pk")` (with
+    `select_for_update()` if `lock`: the seat and user rows, as that locks them)."""
+    user_model = get_user_model()
+    _, seat_names, seat_converters = _reader(Seat)
+    _, user_names, user_converters = _reader(user_model, USER_FIELDS)
+    split = len(seat_names)
+    with connection.cursor() as cursor:
+        cursor.execute(_seats_sql(lock), [table_id])
+        rows = cursor.fetchall()
+    seats = []
+    for row in rows:
+        seat = _build(Seat, seat_names, seat_converters, row[:split])
+        user = _build(user_model, user_names, user_converters, row[split:])
+        Seat.user.field.set_cached_value(seat, user)
+        seats.append(seat)
+    return seats
+
+
+@cache
+def _update_sql(model: type[Model], names: tuple[str, ...]):
+    opts = model._meta
+    fields = tuple(opts.get_field(name) for name in names)
+    quote = connection.ops.quote_name
+    assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+    sql = f"UPDATE {quote(opts.db_table)} SET {assignments} WHERE {quote(opts.pk.column)} = %s"
+    return sql, fields
+
+
+def save_fields(instance: Model, names) -> None:
+    """`instance.save(update_fields=names)` for a row that exists (no signals: the models written
+    here have none)."""
+    sql, fields = _update_sql(type(instance), tuple(names))
+    params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
+    params.append(instance.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+@cache
+def _insert_sql(model: type[Model]):
+    opts = model._meta
+    fields = tuple(f for f in opts.concrete_fields if not f.primary_key)
+    quote = connection.ops.quote_name
+    sql = (
+        f"INSERT INTO {quote(opts.db_table)} ({', '.join(quote(f.column) for f in fields)})"
+        f" VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {quote(opts.pk.column)}"
+    )
+    return sql, fields
+
+
+def insert(instance: Model) -> Model:
+    """`instance.save()` for a new row (`Model.objects.create`), without signals."""
+    sql, fields = _insert_sql(type(instance))
+    params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        instance.pk = cursor.fetchone()[0]
+    instance._state.adding = False
+    instance._state.db = connection.alias
+    return instance

@@ -1,0 +1,72 @@
+"""The hot path's own SQL (holdem/rows.py) reads and writes exactly what the ORM does."""
+
+import pytest
+from django.db import connection, transaction
+from django.forms.models import model_to_dict
+from django.test.utils import CaptureQueriesContext
+
+from holdem import rows
+from holdem.models import HandAction, Seat, Table
+from tests.holdem.conftest import chips_everywhere
+
+pytestmark = pytest.mark.django_db
+
+
+def fields(instance) -> dict:
+    return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields}
+
+
+def test_a_locked_table_and_its_seats_read_as_the_orm_reads_them(seated, clock):
+    table, _ = seated("nl50", seats=(0, 2, 5))
+    clock.advance(31)  # a hand in play: state, deadlines, token, record
+    with transaction.atomic():
+        mine = rows.table_locked(table.pk)
+        orm = Table.objects.get(pk=table.pk)
+        assert fields(mine) == fields(orm)
+        assert mine.in_hand and mine.hand.pk == orm.hand_id
+        seats = rows.seats_with_users(table.pk, lock=True)
+    expected = list(Seat.objects.filter(table=table).select_related("user").order_by("pk"))
+    assert [fields(s) for s in seats] == [fields(s) for s in expected]
+    for got, want in zip(seats, expected):
+        with CaptureQueriesContext(connection) as captured:
+            assert (got.user.pk, got.user.username) == (want.user.pk, want.user.username)
+            assert (got.user.card_back, got.user.auto_muck) == (want.user.card_back, None)
+        assert not captured.captured_queries, "the user came with the seat"
+        assert got.user.email == want.user.email  # any other field loads when asked for
+
+
+def test_a_table_that_does_not_exist_is_refused():
+    with pytest.raises(Table.DoesNotExist):
+        rows.table_locked(10**9)
+
+
+def test_fields_saved_and_a_row_inserted_read_back_through_the_orm(seated, clock):
+    table, users = seated("nl50", seats=(0, 1))
+    clock.advance(31)
+    table = Table.objects.get(pk=table.pk)
+    table.turn_token = "t" * 32
+    table.turn_deadline = None
+    table.sent_view = '{"table": {}}'
+    rows.save_fields(table, ["turn_token", "turn_deadline", "sent_view"])
+    again = Table.objects.get(pk=table.pk)
+    assert (again.turn_token, again.turn_deadline, again.sent_view) == (
+        "t" * 32,
+        None,
+        '{"table": {}}',
+    )
+    action = rows.insert(
+        HandAction(
+            hand_id=table.hand_id,
+            index=99,
+            seat=0,
+            user=users[0],
+            action="raise",
+            amount=250,
+            street="preflop",
+            source="player",
+        )
+    )
+    stored = HandAction.objects.get(pk=action.pk)
+    assert model_to_dict(stored) == model_to_dict(action)
+    assert stored.created_at is not None and not action._state.adding
+    chips_everywhere()
