@@ -44,10 +44,16 @@ def _build(model: type[Model], names, converters, values):
     return model.from_db(connection.alias, names, converted)
 
 
+def _for_update() -> str:
+    """Row locks where the database has them (PostgreSQL; SQLite, the embedded default, locks
+    the whole database for a write transaction and has no FOR UPDATE, as the ORM knows)."""
+    return " FOR UPDATE" if connection.features.has_select_for_update else ""
+
+
 @cache
 def _table_lock_sql() -> str:
     columns, _, _ = _reader(Table)
-    return f"SELECT {columns} FROM holdem_table WHERE holdem_table.id = %s FOR UPDATE"
+    return f"SELECT {columns} FROM holdem_table WHERE holdem_table.id = %s{_for_update()}"
 
 
 def table_locked(table_id: int) -> Table:
@@ -70,7 +76,7 @@ def _seats_sql(lock: bool) -> str:
     return (
         f"SELECT {seat_columns}, {user_columns} FROM holdem_seat"
         f" INNER JOIN {users} ON {users}.id = holdem_seat.user_id"
-        " WHERE holdem_seat.table_id = %s ORDER BY holdem_seat.id" + (" FOR UPDATE" if lock else "")
+        " WHERE holdem_seat.table_id = %s ORDER BY holdem_seat.id" + (_for_update() if lock else "")
     )
 
 
