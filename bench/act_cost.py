@@ -1,6 +1,7 @@
 """What one table action costs on the server's database thread, in one process, no network:
 the service (`table_act`) with its queries and the building of every frame, then the send to
-the channel layer after commit. Prints CPU per action of this process and of its PostgreSQL
+the channel layer after commit, on a worker thread beside a running event loop as in Daphne.
+Prints CPU per action of this process and of its PostgreSQL
 backend, split into mid-hand actions, hand ends and hand starts. Asserts nothing.
 
     .venv/bin/python bench/act_cost.py --hands 200            # figures
@@ -12,6 +13,7 @@ nobody listening: what the sockets cost is bench/floor.py's to measure.
 """
 
 import argparse
+import asyncio
 import cProfile
 import os
 import pstats
@@ -26,6 +28,9 @@ sys.path[:0] = [str(ROOT)]
 
 DATABASE = "casino_actcost"
 SEATS = 6
+
+
+from asgiref.sync import sync_to_async  # noqa: E402
 
 
 def setup_django(redis_url: str) -> None:
@@ -155,14 +160,23 @@ def main() -> None:
     setup_django(args.redis_url)
     rng = random.Random(args.seed)
     table, users = make_table()
-    play(args.warmup, rng, table, users, Figures())
     figures = Figures()
     profiler = cProfile.Profile() if args.profile else None
-    if profiler:
-        profiler.enable()
-    play(args.hands, rng, table, users, figures)
-    if profiler:
-        profiler.disable()
+
+    def run() -> None:
+        play(args.warmup, rng, table, users, Figures())
+        if profiler:
+            profiler.enable()
+        play(args.hands, rng, table, users, figures)
+        if profiler:
+            profiler.disable()
+
+    async def as_a_server() -> None:
+        # As in Daphne: the services run on the database thread while an event loop runs, so
+        # the broadcast after commit hops to that loop (holdem/broadcast.py send_now).
+        await sync_to_async(run, thread_sensitive=True)()
+
+    asyncio.run(as_a_server())
     figures.print()
     if profiler:
         stats = pstats.Stats(profiler)

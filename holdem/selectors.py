@@ -228,10 +228,9 @@ def private_part(
     limit = top_up_limit(table, seat)
     mine["top_up"] = None if limit == 0 else {"max": limit}
     if state is not None and seat.in_hand and not state.is_over:
-        own = engine.view(state, seat.number)
-        me = next((s for s in own["seats"] if s["seat"] == seat.number), None)
-        mine["hole"] = me.get("hole") if me else None
-        mine["legal"] = own.get("legal")
+        own = engine.own_view(state, seat.number)
+        mine["hole"] = own["hole"] if own else None
+        mine["legal"] = own["legal"] if own else None
         if preactions.stands(state, seat, table.hands_played) and state.to_act != seat.number:
             mine["pre_action"] = {"value": seat.pre_action, "amount": seat.pre_action_amount}
     elif not table.in_hand and table.last_hand is not None:
@@ -239,9 +238,8 @@ def private_part(
         played = next((p for p in record.players if p["user_id"] == user.pk), None)
         if played is not None and record.final_state:
             final = engine.state_from_json(record.final_state)
-            own = engine.view(final, played["seat"])
-            me = next((s for s in own["seats"] if s["seat"] == played["seat"]), None)
-            mine["hole"] = me.get("hole") if me else None
+            own = engine.own_view(final, played["seat"])
+            mine["hole"] = own["hole"] if own else None
             result = final.result
             deciding = played["seat"] in result.undecided
             mine["can_show"] = deciding or bool(
@@ -315,8 +313,11 @@ def spectator_count(table) -> int:
     return watching.values("user_id").distinct().count()
 
 
-def room_summary(table) -> dict:
-    seats = list(table.seat_set.select_related("user"))
+def room_summary(table, seats=None) -> dict:
+    """The room as the lobby lists it. `seats`: the table's seats with their users, if the caller
+    has them."""
+    if seats is None:
+        seats = list(table.seat_set.select_related("user"))
     return {
         "id": table.pk,
         "name": table.name,

@@ -20,7 +20,7 @@ from holdem.engine.options import HandOptions, dynamic_blinds, fixed_limit_blind
 from holdem.engine.positions import blind_seats, next_button
 from holdem.engine.serial import state_from_json, state_to_json
 from holdem.engine.state import HandResult, HandState, PlayerState, PotResult, SeatIn
-from holdem.engine.view import view
+from holdem.engine.view import own_view, view
 
 __all__ = [
     "Action",
@@ -45,6 +45,7 @@ __all__ = [
     "legal_actions",
     "muck_hand",
     "next_button",
+    "own_view",
     "show_hand",
     "start_hand",
     "state_from_json",

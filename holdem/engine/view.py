@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
-from holdem.engine.betting import legal_actions
+from holdem.engine.betting import Legal, legal_actions
 from holdem.engine.showdown import hand_pots
 from holdem.engine.state import HandResult, HandState
 
@@ -53,10 +53,29 @@ def view(state: HandState, seat: int | None = None) -> dict[str, Any]:
     }
     legal = legal_actions(state)
     if legal is not None and legal.seat == seat:
-        answer["legal"] = {**asdict(legal), "actions": list(legal.actions)}
+        answer["legal"] = legal_view(legal)
     if result is not None:
         answer["result"] = result_view(result)
     return answer
+
+
+def own_view(state: HandState, seat: int, legal: Legal | None = None) -> dict[str, Any] | None:
+    """Only what `seat` sees of the hand that nobody else does: its hole cards and, on its turn,
+    its legal actions (what `view(state, seat)` adds to the spectator's view for that seat).
+    `legal`: `legal_actions(state)`, if the caller has it. None if the seat is not dealt in."""
+    player = next((p for p in state.players if p.seat == seat), None)
+    if player is None:
+        return None
+    if legal is None:
+        legal = legal_actions(state)
+    return {
+        "hole": list(player.hole),
+        "legal": legal_view(legal) if legal is not None and legal.seat == seat else None,
+    }
+
+
+def legal_view(legal: Legal) -> dict[str, Any]:
+    return {**asdict(legal), "actions": list(legal.actions)}
 
 
 def _pots(state: HandState) -> list[dict[str, Any]]:

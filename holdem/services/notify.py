@@ -84,7 +84,8 @@ def notify_table(
     for user_id, you in changed.items():
         messages.append((player_group(table.pk, user_id), frame_message({**frame, "you": you})))
     if kind in LOBBY_KINDS:
-        messages.append((LOBBY_GROUP, frame_message({"type": "room", "room": room_summary(table)})))
+        room = room_summary(table, seats)
+        messages.append((LOBBY_GROUP, frame_message({"type": "room", "room": room})))
     send_on_commit(messages)
     return table.seq
 

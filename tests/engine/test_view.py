@@ -2,7 +2,15 @@
 
 import json
 
-from holdem.engine import HandOptions, SeatIn, apply_action, apply_disconnect, start_hand, view
+from holdem.engine import (
+    HandOptions,
+    SeatIn,
+    apply_action,
+    apply_disconnect,
+    own_view,
+    start_hand,
+    view,
+)
 from tests.engine.conftest import rigged_deck
 
 NL = HandOptions(small_blind=50, big_blind=100)
@@ -58,6 +66,20 @@ def test_only_the_seat_to_act_gets_legal_actions():
     assert view(state, 2)["legal"]["min_to"] == 200
     assert "legal" not in view(state, 0) and "legal" not in view(state, None)
     assert view(state, None)["to_act"] == 2
+
+
+def test_own_view_is_exactly_what_a_seat_sees_beyond_a_spectator():
+    """The private part sent to each player (holdem/selectors.py private_part) is built from
+    own_view: its hole cards and legal actions are those of the seat's full view, street by
+    street; a seat not dealt in has none."""
+    state = dealt()
+    for action in ("call", "call", "check", "check", "check", "check"):
+        for seat in (0, 1, 2):
+            seen = view(state, seat)
+            hole = next(entry["hole"] for entry in seen["seats"] if entry["seat"] == seat)
+            assert own_view(state, seat) == {"hole": hole, "legal": seen.get("legal")}
+        assert own_view(state, 7) is None
+        state, _ = apply_action(state, state.to_act, action)
 
 
 def test_pots_in_the_middle_leave_this_rounds_bets_in_front_of_the_seats():
