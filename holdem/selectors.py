@@ -13,7 +13,7 @@ from django.utils import timezone
 from casino.accounts.models import CardBack
 from casino.accounts.selectors import wallet_balance
 from holdem import engine, preactions
-from holdem.history import hand_log
+from holdem.history import hand_log, hand_story
 from holdem.models import (
     DEADLINES_CLOCK,
     PROCESS_EXPIRY_SECONDS,
@@ -402,17 +402,9 @@ def hand_summary_for(record: HandRecord, user) -> dict:
             for p in record.players
         ],
         "board": record.board,
-        "actions": [
-            {
-                "seat": a.seat,
-                "action": a.action,
-                "amount": a.amount,
-                "street": a.street,
-                "source": a.source,
-            }
-            for a in record.actions.all()
-        ],
-        "pots": record.pots,
+        # The complete record (every blind and amount, the pots and who collected them) and the
+        # action log: holdem/history.py hand_story.
+        **hand_story(record),
         "shown": record.shown,
         "showdown": showdown,
         "mucked": mucked,

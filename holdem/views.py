@@ -1,4 +1,5 @@
-"""Hand history pages: the player's own recent hands and a PokerStars-format download of each."""
+"""Hand history pages: the player's own recent hands, each hand's record and replayer, and a
+PokerStars-format download of each."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -7,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import capfirst
 
 from casino.errors import DomainError
-from holdem.history import pokerstars_text
+from holdem.history import hand_replay, pokerstars_text
 from holdem.models import HandRecord, Seat, Table, TableStatus
 from holdem.selectors import hand_before, hand_summary_for, hands_of, rooms_for_lobby
 from holdem.services import table_switch, wallet_refill
@@ -16,13 +17,17 @@ from holdem.stats import chip_chart, leaderboards, player_stats
 
 @login_required
 def hand_list(request):
-    hands = [hand_summary_for(record, request.user) for record in hands_of(request.user, limit=30)]
+    # Each hand's record is replayed from its action log: one query for all the logs.
+    records = hands_of(request.user, limit=30).prefetch_related("actions")
+    hands = [hand_summary_for(record, request.user) for record in records]
     return render(request, "holdem/hands.html", {"hands": hands})
 
 
 def _visible_hand(request, hand_id) -> HandRecord:
     record = get_object_or_404(
-        HandRecord.objects.select_related("table"), pk=hand_id, ended_at__isnull=False
+        HandRecord.objects.select_related("table").prefetch_related("actions"),
+        pk=hand_id,
+        ended_at__isnull=False,
     )
     if not request.user.is_staff and not record.participants.filter(user=request.user).exists():
         raise Http404("not one of your hands")
@@ -31,12 +36,17 @@ def _visible_hand(request, hand_id) -> HandRecord:
 
 @login_required
 def hand_detail(request, hand_id):
+    """The hand's complete record and its replayer (static/js/replay.js draws the steps)."""
     record = _visible_hand(request, hand_id)
     hand = {
         **hand_summary_for(record, request.user),
         "previous_hand_id": hand_before(record, request.user),
     }
-    return render(request, "holdem/hand.html", {"hand": hand})
+    replay = {
+        **hand_replay(record, viewer_seat=hand["your_seat"]),
+        "card_back": request.user.card_back,
+    }
+    return render(request, "holdem/hand.html", {"hand": hand, "replay": replay})
 
 
 @login_required

@@ -1,18 +1,51 @@
-// The previous-hand dialog's body (RULES.md 4): board, actions, every hand shown, and your own
-// cards, from the server's `previous_hand` frame.
+// The previous-hand dialog's body (RULES.md 4): when and where, the board, your own cards, every
+// hand shown, every blind and amount put in, the pots and who collected them, from the server's
+// `previous_hand` frame (holdem/selectors.py hand_summary_for; the record's lines are written by
+// holdem/history.py hand_story, the same the history pages show).
 
 import { cardFace } from "./card-view.js";
 import { cardsInWords } from "./cards.js";
 import { el } from "./dom.js";
-import { STREET_NAMES, categoryName, signedChips } from "./format.js";
-import { pastActionLine } from "./log.js";
+import { STREET_NAMES, categoryName, chips, signedChips } from "./format.js";
+
+const STORY_TITLES = { ...STREET_NAMES, showdown: "Showdown", result: "Result" };
+const STORY_CLASSES = { pot_awarded: "log-win", street: "log-street", showdown: "log-show", hand_shown: "log-show" };
+
+/** The hand's record by street: a heading where the street changes, then its lines. */
+function storyList(hand) {
+  const list = el("ol", { class: "action-log compact hand-story" });
+  let street = null;
+  for (const line of hand.story || []) {
+    if (line.street !== street) {
+      street = line.street;
+      if (line.kind !== "street") list.append(el("li", { class: "log-street" }, STORY_TITLES[street] || street));
+    }
+    const kind = STORY_CLASSES[line.kind] || (line.action ? `log-${line.action}` : "");
+    list.append(el("li", { class: kind, dataset: { kind: line.kind } }, line.text));
+  }
+  return list;
+}
+
+function potList(hand) {
+  const list = el("ul", { class: "pot-summary" });
+  for (const pot of hand.pots || []) {
+    const shares = (pot.collected || []).map((share) => `${share.username} collected ${chips(share.amount)}`).join(", ");
+    list.append(el("li", {}, el("span", { class: "pot-name" }, pot.label || "Pot"), " ", el("b", { class: "pot-amount" }, chips(pot.amount)),
+      pot.rake ? el("span", { class: "muted" }, ` (rake ${chips(pot.rake)})`) : null, shares ? `: ${shares}` : ""));
+  }
+  for (const back of hand.returned || []) list.append(el("li", {}, `Uncalled ${chips(back.amount)} returned to ${back.username}`));
+  return list;
+}
 
 export function previousHandView(hand) {
   const seatName = {};
   for (const p of hand.players || []) seatName[p.seat] = p.username;
   const name = (seat) => seatName[seat] || `Seat ${seat + 1}`;
   const parts = [];
-  parts.push(el("p", { class: "muted" }, `${hand.table} · hand #${hand.number}${Number.isInteger(hand.button) ? ` · button ${name(hand.button)}` : ""}`));
+  // One number for a hand everywhere: the table's "Hand #", the history pages, the PokerStars text.
+  const facts = [hand.table, `Hand #${hand.hand_id}`, hand.played_at, hand.stakes ? `${hand.structure || ""} ${hand.stakes}`.trim() : null,
+    Number.isInteger(hand.button) ? `${name(hand.button)} has the button` : null];
+  parts.push(el("p", { class: "muted hand-facts" }, facts.filter(Boolean).join(" · ")));
   const board = el("div", { class: "mini-board", "aria-label": hand.board && hand.board.length ? `Board: ${cardsInWords(hand.board)}` : "No board" });
   if (hand.board && hand.board.length) hand.board.forEach((c) => board.append(cardFace(c, { size: "sm" })));
   else board.append(el("span", { class: "muted" }, "No flop: the hand ended before it."));
@@ -48,19 +81,11 @@ export function previousHandView(hand) {
     el("table", { class: "ledger compact" },
       el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, showdown ? "Cards at showdown" : "Shown"), el("th", {}, "Hand"), el("th", { class: "num" }, "Net"))),
       el("tbody", {}, rows)));
-  const actions = el("ul", { class: "action-log compact" });
-  let street = null;
-  for (const a of hand.actions || []) {
-    if (a.street !== street) {
-      street = a.street;
-      actions.append(el("li", { class: "log-street" }, STREET_NAMES[street] || street));
-    }
-    actions.append(el("li", {}, pastActionLine(a, name)));
-  }
-  parts.push(el("h3", {}, "Actions"), actions.children.length ? actions : el("p", { class: "muted" }, "Only blinds were posted."));
+  parts.push(el("h3", {}, "Blinds and actions"), storyList(hand));
+  if (hand.pots && hand.pots.length) parts.push(el("h3", {}, "Pots"), potList(hand));
   if (hand.your_seat !== null && hand.your_seat !== undefined) {
     // The history pages show a player their own hands only.
-    parts.push(el("p", { class: "dialog-links" }, el("a", { href: `/hands/${hand.hand_id}/` }, "Full hand"), " · ",
+    parts.push(el("p", { class: "dialog-links" }, el("a", { href: `/hands/${hand.hand_id}/` }, "Replay this hand"), " · ",
       el("a", { href: `/hands/${hand.hand_id}/pokerstars.txt` }, "Download (PokerStars text)")));
   }
   return parts;
