@@ -13,6 +13,14 @@ urlpatterns = [
     path("", lobby_views.home, name="home"),
     path("lobby/", lobby_views.lobby, name="lobby"),
     path("lobby/rooms/", lobby_views.rooms_now, name="rooms_now"),
+    path("lobby/waiting/", lobby_views.waiting_now, name="waiting_now"),
+    path("lobby/waiting/<int:table_id>/join/", lobby_views.waiting_join_view, name="waiting_join"),
+    path(
+        "lobby/waiting/<int:table_id>/leave/",
+        lobby_views.waiting_leave_view,
+        name="waiting_leave",
+    ),
+    path("lobby/waiting/<int:table_id>/take/", lobby_views.waiting_take_view, name="waiting_take"),
     path("accounts/signup/", account_views.signup, name="signup"),
     path(
         "accounts/login/",

@@ -441,3 +441,26 @@ class ChatBan(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} muted: {self.reason}"
+
+
+class WaitingEntry(models.Model):
+    """A player in line for a seat at a room with no seat to take (issue 15). The first in line
+    is offered a seat as it frees: `offered_seat` is held for them alone until `offer_expires_at`
+    (the deadline sweep passes a lapsed offer to the next in line). Line order is the id."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    joined_at = models.DateTimeField()
+    offered_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    offer_expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["table_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="wait_once_per_table"),
+            models.UniqueConstraint(fields=["table", "offered_seat"], name="one_offer_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        offer = f", offered seat {self.offered_seat}" if self.offered_seat is not None else ""
+        return f"user {self.user_id} waits at table {self.table_id}{offer}"

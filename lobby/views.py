@@ -1,11 +1,22 @@
-"""Home page and lobby."""
+"""Home page and lobby: the rooms with their last hour's figures, and the waiting lists."""
 
 from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
 
-from holdem.selectors import rooms_for_lobby
+from casino.errors import DomainError
+from holdem.lobby_figures import rooms_with_figures
+from holdem.selectors import epoch_ms, rooms_for_lobby
+from holdem.services import table_switch
+from holdem.services.waiting import (
+    waiting_join,
+    waiting_leave,
+    waiting_lines_of,
+    waiting_offer_held,
+)
 
 
 def home(request):
@@ -17,18 +28,90 @@ def home(request):
 @login_required
 def lobby(request):
     # The page marks the room where the viewer has a seat: lobby frames name players by username.
+    now = timezone.now()
+    rooms = rooms_with_figures(rooms_for_lobby(), now=now)
+    lines = waiting_lines_of(request.user, now=now)
+    by_room = {line["table_id"]: line for line in lines}
     return render(
         request,
         "lobby/lobby.html",
-        {"rooms": rooms_for_lobby(), "viewer": {"username": request.user.get_username()}},
+        {
+            "rooms": rooms,
+            "rows": [
+                {
+                    "room": room,
+                    "line": by_room.get(room["id"]),
+                    "free": room["seats"] - room["taken"] - room["reserved"],
+                }
+                for room in rooms
+            ],
+            "viewer": {"username": request.user.get_username()},
+            "waiting": {"entries": lines, "now": epoch_ms(now)},
+        },
     )
 
 
 @login_required
 @require_GET
 def rooms_now(request):
-    """The open rooms as the lobby shows them, for a table page's room switcher to stay current
-    without a lobby socket of its own."""
-    response = JsonResponse({"rooms": rooms_for_lobby()})
+    """The open rooms as the lobby shows them, with their figures: for the lobby to refresh the
+    figures (room frames carry none) and a table page's room switcher to stay current without a
+    lobby socket of its own."""
+    response = JsonResponse({"rooms": rooms_with_figures(rooms_for_lobby())})
     response["Cache-Control"] = "no-store"
     return response
+
+
+@login_required
+@require_GET
+def waiting_now(request):
+    """The lines the player stands in, each as a `waiting` frame (docs/protocol.md)."""
+    return _lines(request)
+
+
+@login_required
+@require_POST
+def waiting_join_view(request, table_id):
+    return _answer(request, lambda: waiting_join(table_id=table_id, user=request.user))
+
+
+@login_required
+@require_POST
+def waiting_leave_view(request, table_id):
+    """Leave the line; a seat offered is declined (it goes to the next in line)."""
+    return _answer(request, lambda: waiting_leave(table_id=table_id, user=request.user))
+
+
+@login_required
+@require_POST
+def waiting_take_view(request, table_id):
+    """Take the seat offered: give up a seat held elsewhere (RULES.md 2, as a switch of rooms
+    does), then go to the table, whose page opens the buy-in for the seat held."""
+    try:
+        seat = waiting_offer_held(table_id=table_id, user=request.user)
+        table_switch(user=request.user, to_table_id=table_id)
+    except DomainError as error:
+        return _refused(error)
+    url = reverse("table", args=[table_id]) + f"?take_seat={seat}"
+    return JsonResponse({"url": url, "seat": seat})
+
+
+def _answer(request, change):
+    try:
+        change()
+    except DomainError as error:
+        return _refused(error)
+    return _lines(request)
+
+
+def _lines(request):
+    now = timezone.now()
+    response = JsonResponse(
+        {"entries": waiting_lines_of(request.user, now=now), "now": epoch_ms(now)}
+    )
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _refused(error: DomainError):
+    return JsonResponse({"error": {"code": error.code, "message": error.message}}, status=400)

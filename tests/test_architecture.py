@@ -41,6 +41,7 @@ LAYERS = {
     "holdem.history": "tables-read",
     "holdem.audit": "tables-read",
     "holdem.stats": "tables-read",
+    "holdem.lobby_figures": "tables-read",
     "holdem.services": "tables-write",
     "holdem": "tables-edge",
     "lobby": "lobby",

@@ -16,6 +16,7 @@ from holdem.locks import table_lock
 from holdem.models import DEADLINES_CLOCK, ClockBeat, Table
 from holdem.services.hands import hand_muck_undecided, hand_start, hand_timeout, turn_renew
 from holdem.services.presence import connections_expire, disconnections_due
+from holdem.services.waiting import waiting_offers_fire_due
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +27,8 @@ DOWNTIME_SECONDS = 5
 def deadlines_fire_due(now=None) -> dict[str, int]:
     """Start the hands whose countdown ended, time out the turns that ran out, renew the turns
     that ran out while the site was down, muck the hands whose time to show ran out, drop the
-    sockets of dead web processes and disconnect players whose grace period ran out."""
+    sockets of dead web processes, disconnect players whose grace period ran out, and pass on
+    the waiting-list offers whose time ran out."""
     now = now or timezone.now()
     fired = {
         "hands_started": 0,
@@ -37,7 +39,8 @@ def deadlines_fire_due(now=None) -> dict[str, int]:
         "disconnected": 0,
     }
     last_run = clock_beat(now)
-    if last_run is not None and (now - last_run).total_seconds() > DOWNTIME_SECONDS:
+    silent = last_run is not None and (now - last_run).total_seconds() > DOWNTIME_SECONDS
+    if silent:
         fired["turns_renewed"] = turns_renew_after_downtime(since=last_run, now=now)
     due = Table.objects.filter(
         Q(next_hand_at__lte=now) | Q(turn_deadline__lte=now) | Q(show_or_muck_deadline__lte=now)
@@ -63,6 +66,13 @@ def deadlines_fire_due(now=None) -> dict[str, int]:
         fired["disconnected"] = disconnections_due(now)
     except Exception:
         log.exception("presence sweep failed")
+    try:
+        # Waiting-list offers that ran out pass to the next in line (named only when some did).
+        passed_on = waiting_offers_fire_due(now, silent_since=last_run if silent else None)
+        if passed_on:
+            fired["offers_lapsed"] = passed_on
+    except Exception:
+        log.exception("waiting list sweep failed")
     return fired
 
 

@@ -15,6 +15,7 @@ from holdem.models import Departure, Entry, Seat, Table, TableStatus
 from holdem.selectors import buy_in_limits, game_running, top_up_room
 from holdem.services.countdown import countdown_start_if_ready
 from holdem.services.notify import notify_table
+from holdem.services.waiting import waiting_seat_claim, waiting_seat_freed
 
 
 def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
@@ -40,6 +41,7 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
             )
         if any(s.number == seat for s in seats):
             raise DomainError("seat_taken", f"seat {seat + 1} is taken")
+        waiting_seat_claim(table, seat=seat, user=user)  # a seat held for the waiting list
         balance = wallet_balance(user=user)
         limits = buy_in_limits(table, user)
         if buy_in is None:
@@ -180,6 +182,7 @@ def seat_release(table, seat: Seat, *, reason: str) -> int:
             table_id=table.pk,
         )
     seat.delete()
+    waiting_seat_freed(table, seat.number)  # offered to the first on the waiting list
     return returned
 
 

@@ -18,6 +18,7 @@ import { engineLines, lastActionText, tableLines } from "./log.js";
 import { centerMessage, connectionText, tableFacts } from "./messages.js";
 import { LiveSocket, socketUrl } from "./socket.js";
 import { applyChanges, applyYou } from "./table-delta.js";
+import { WaitingNotices } from "./waiting-notice.js";
 
 const LOG_LIMIT = 80;
 const PENDING_TIMEOUT_MS = 6000;
@@ -63,6 +64,15 @@ export class TableApp {
     this.dialogs = new TableDialogs(this, root);
     this.alerts = new TableAlerts(this, root);
     this.chat = new TableChat(this, root);
+    // Seats offered from a waiting list, here or in another room (`waiting` frames, docs/protocol.md).
+    this.waiting = new WaitingNotices({
+      tableId: this.tableId,
+      takeHere: (seat) => {
+        if (!this.canSit) return false;
+        this.dialogs.openSit(seat);
+        return true;
+      },
+    });
     this.dom.seats.addEventListener("click", (event) => {
       const button = event.target.closest("[data-sit]");
       if (button) this.dialogs.openSit(Number(button.dataset.sit));
@@ -275,6 +285,9 @@ export class TableApp {
         return;
       case "previous_hand":
         this.dialogs.showPreviousHandBody(frame.hand);
+        return;
+      case "waiting":
+        this.waiting.receive(frame);
         return;
       default:
         return;

@@ -1,0 +1,97 @@
+"""The lobby's figures for every open room at once: the last hour's hands, average pot and players
+per flop (from the hand records and action logs), and the waiting lists, in three queries.
+"""
+
+from datetime import timedelta
+
+from django.db.models import BigIntegerField, Count, Exists, OuterRef, Q, Sum, Value
+from django.db.models.fields.json import KeyTextTransform, KeyTransform
+from django.db.models.functions import Cast, Coalesce
+from django.utils import timezone
+
+from holdem.engine.names import Action, Street
+from holdem.models import HandAction, HandParticipant, HandRecord, WaitingEntry
+
+WINDOW = timedelta(hours=1)
+# A hand has at most one pot per player (a main pot and side pots), and a room at most 10 seats.
+MAX_POTS = 10
+# A room without hands in the last hour and nobody waiting.
+NO_FIGURES = {
+    "hands_per_hour": 0,
+    "average_pot": None,
+    "players_per_flop": None,
+    "waiting": 0,
+    "reserved": 0,
+}
+
+
+def _pot_total():
+    """A finished hand's pots added up in SQL (`pots` is a JSON list of {"amount": ...}), rake
+    included: the chips the players put in. Missing entries count 0."""
+    amounts = [
+        Coalesce(
+            Cast(KeyTextTransform("amount", KeyTransform(str(index), "pots")), BigIntegerField()),
+            Value(0),
+        )
+        for index in range(MAX_POTS)
+    ]
+    total = amounts[0]
+    for amount in amounts[1:]:
+        total = total + amount
+    return total
+
+
+def room_figures(now=None) -> dict[int, dict]:
+    """Room id -> {"hands_per_hour", "average_pot", "players_per_flop", "waiting", "reserved"}
+    for the rooms with any. `players_per_flop` is the percent of the players dealt in who saw
+    the flop (None without hands): a hand that ended before the flop showed it to no one; one
+    that reached it (its board is not empty) showed it to everyone who did not fold before it."""
+    now = now or timezone.now()
+    since = now - WINDOW
+    figures: dict[int, dict] = {}
+
+    def room(table_id: int) -> dict:
+        return figures.setdefault(table_id, dict(NO_FIGURES))
+
+    hands = (
+        HandRecord.objects.filter(ended_at__gt=since, ended_at__lte=now)
+        .values("table_id")
+        .annotate(hands=Count("id"), pots=Sum(_pot_total()))
+        .values_list("table_id", "hands", "pots")
+    )
+    for table_id, count, pots in hands:
+        room(table_id).update(hands_per_hour=count, average_pot=round((pots or 0) / count))
+
+    folded_before_flop = HandAction.objects.filter(
+        hand_id=OuterRef("hand_id"),
+        seat=OuterRef("seat"),
+        street=Street.PREFLOP,
+        action=Action.FOLD,
+    )
+    players = (
+        HandParticipant.objects.filter(hand__ended_at__gt=since, hand__ended_at__lte=now)
+        .values("hand__table_id")
+        .annotate(
+            dealt=Count("id"),
+            saw_flop=Count("id", filter=~Q(hand__board=[]) & ~Q(Exists(folded_before_flop))),
+        )
+        .values_list("hand__table_id", "dealt", "saw_flop")
+    )
+    for table_id, dealt, saw_flop in players:
+        if dealt:
+            room(table_id)["players_per_flop"] = round(100 * saw_flop / dealt)
+
+    lines = (
+        WaitingEntry.objects.values("table_id")
+        .annotate(waiting=Count("id"), reserved=Count("id", filter=Q(offered_seat__isnull=False)))
+        .values_list("table_id", "waiting", "reserved")
+    )
+    for table_id, waiting, reserved in lines:
+        room(table_id).update(waiting=waiting, reserved=reserved)
+    return figures
+
+
+def rooms_with_figures(rooms: list[dict], now=None) -> list[dict]:
+    """The lobby's rooms (holdem.selectors.rooms_for_lobby) with each one's figures added."""
+    figures = room_figures(now)
+    return [{**room, **figures.get(room["id"], NO_FIGURES)} for room in rooms]

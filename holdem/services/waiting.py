@@ -1,0 +1,285 @@
+"""The waiting list of a room with no seat to take (issue 15): join, leave, a freed seat offered
+to the first in line for OFFER_SECONDS and passed on when declined or lapsed.
+
+Every change locks the table row first (STYLE.md 8), so a room's line changes in step with its
+seats. A player hears of their place and offers in their own group (`user.<id>`: the lobby and
+any table page they have open); the lobby hears when the number of seats held changes.
+"""
+
+import logging
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from casino.errors import DomainError
+from holdem.broadcast import LOBBY_GROUP, frame_message, send_on_commit, user_group
+from holdem.locks import table_lock
+from holdem.models import Seat, Table, TableStatus, WaitingEntry
+from holdem.selectors import epoch_ms
+
+log = logging.getLogger(__name__)
+
+OFFER_SECONDS = 30
+# A player may stand in this many lines at once (each one may offer them a seat).
+MAX_LINES_PER_USER = 10
+
+# Why a player is no longer in a line (the `reason` of their last `waiting` frame).
+LEFT = "left"
+DECLINED = "declined"
+LAPSED = "lapsed"
+SEATED = "seated"
+CLOSED = "closed"
+
+
+def waiting_join(*, table_id: int, user) -> int:
+    """Get in line for a seat at a room where every seat is taken or held for someone in line.
+    Returns the player's place (1 is next)."""
+    with transaction.atomic():
+        table = _table_locked(table_id)
+        if table.status != TableStatus.OPEN:
+            raise DomainError("table_closed", "this room is closed")
+        seated = set(Seat.objects.filter(table=table).values_list("user_id", flat=True))
+        if user.pk in seated:
+            raise DomainError("already_seated", "you already sit at this table")
+        line = _line(table)
+        if any(entry.user_id == user.pk for entry in line):
+            raise DomainError("already_waiting", "you are already on this room's waiting list")
+        held = sum(1 for entry in line if entry.offered_seat is not None)
+        if len(seated) + held < table.seats:
+            raise DomainError("room_not_full", "a seat is free in this room: take it instead")
+        if WaitingEntry.objects.filter(user=user).count() >= MAX_LINES_PER_USER:
+            raise DomainError(
+                "too_many_lists", f"you can wait for at most {MAX_LINES_PER_USER} rooms at once"
+            )
+        now = timezone.now()
+        before = _places(line)
+        line.append(WaitingEntry.objects.create(table=table, user=user, joined_at=now))
+        _tell(table, before, line, {}, now)
+    return len(line)
+
+
+def waiting_leave(*, table_id: int, user) -> None:
+    """Leave the line; a seat offered to the player (declined) goes to the next in line."""
+    with transaction.atomic():
+        table = _table_locked(table_id)
+        line = _line(table)
+        mine = next((entry for entry in line if entry.user_id == user.pk), None)
+        if mine is None:
+            raise DomainError("not_waiting", "you are not on this room's waiting list")
+        now = timezone.now()
+        before = _places(line)
+        line.remove(mine)
+        mine.delete()
+        if mine.offered_seat is not None and table.status == TableStatus.OPEN:
+            _offer(line, mine.offered_seat, now, taken=_taken(table))
+        _tell(
+            table, before, line, {user.pk: DECLINED if mine.offered_seat is not None else LEFT}, now
+        )
+
+
+def waiting_offer_held(*, table_id: int, user) -> int:
+    """The seat offered to the player at this room, while the offer stands (taking it is a
+    `sit` at that table, with a buy-in); refused when there is none."""
+    entry = WaitingEntry.objects.filter(table_id=table_id, user=user).first()
+    if entry is None:
+        raise DomainError("not_waiting", "you are not on this room's waiting list")
+    if entry.offered_seat is None or entry.offer_expires_at is None:
+        raise DomainError("no_offer", "no seat is offered to you in this room yet")
+    if entry.offer_expires_at <= timezone.now():
+        raise DomainError("offer_expired", "your time to take this seat ran out")
+    return entry.offered_seat
+
+
+def waiting_seat_freed(table, seat_number: int) -> None:
+    """A seat was given up (the caller holds the table lock): offer it to the first in line who
+    holds no offer. One query when nobody waits. A closing room offers nothing (the sweep then
+    empties its line)."""
+    if table.status != TableStatus.OPEN:
+        return
+    line = _line(table)
+    if not line:
+        return
+    now = timezone.now()
+    before = _places(line)
+    if _offer(line, seat_number, now, taken=set()) is not None:
+        _tell(table, before, line, {}, now)
+
+
+def waiting_seat_claim(table, *, seat: int, user) -> None:
+    """`user` is about to sit in `seat` (the caller holds the table lock): a seat held for
+    someone else in line is refused, and so is the player's own offer once its time ran out
+    (even before the sweep passes it on). Sitting here takes the player out of this line."""
+    line = _line(table)
+    if not line:
+        return
+    now = timezone.now()
+    holder = next((entry for entry in line if entry.offered_seat == seat), None)
+    if holder is not None and holder.user_id != user.pk:
+        raise DomainError(
+            "seat_reserved",
+            f"seat {seat + 1} is held for a player from the waiting list; join the list to be "
+            "offered the next one",
+        )
+    if holder is not None and holder.offer_expires_at <= now:
+        raise DomainError("offer_expired", "your time to take this seat ran out")
+    mine = next((entry for entry in line if entry.user_id == user.pk), None)
+    if mine is None:
+        return
+    before = _places(line)
+    line.remove(mine)
+    mine.delete()
+    if mine.offered_seat is not None and mine.offered_seat != seat:
+        _offer(line, mine.offered_seat, now, taken={seat})  # they sat elsewhere at this table
+    _tell(table, before, line, {user.pk: SEATED}, now)
+
+
+def waiting_offers_fire_due(now, *, silent_since=None) -> int:
+    """The sweep (services/clock.py, every second): offers whose time ran out pass to the next
+    in line; the lines of rooms closing or closed are emptied. An offer that ran out while the
+    clock was silent (after `silent_since`: the site was down) gets a whole new time instead,
+    as a turn does. Returns how many players left a line. Idempotent: re-checked under the lock."""
+    due = (
+        WaitingEntry.objects.filter(
+            Q(offer_expires_at__lte=now) | ~Q(table__status=TableStatus.OPEN)
+        )
+        .values_list("table_id", flat=True)
+        .distinct()
+    )
+    removed = 0
+    for table_id in sorted(set(due)):
+        try:
+            with transaction.atomic():
+                removed += _fire_table(table_lock(table_id), now, silent_since)
+        except Exception:  # one broken line must not stop the others
+            log.exception("waiting list of table %s failed", table_id)
+    return removed
+
+
+def waiting_lines_of(user, now=None) -> list[dict]:
+    """Every line the player stands in, as the `waiting` frames would say it (docs/protocol.md):
+    for the lobby page and GET /lobby/waiting/. Two queries."""
+    mine = list(WaitingEntry.objects.filter(user=user).select_related("table").order_by("id"))
+    if not mine:
+        return []
+    now = now or timezone.now()
+    lines: dict[int, list[int]] = {}
+    for table_id, user_id in (
+        WaitingEntry.objects.filter(table_id__in=[entry.table_id for entry in mine])
+        .order_by("id")
+        .values_list("table_id", "user_id")
+    ):
+        lines.setdefault(table_id, []).append(user_id)
+    return [
+        waiting_frame(
+            entry.table,
+            entry,
+            place=lines[entry.table_id].index(user.pk) + 1,
+            size=len(lines[entry.table_id]),
+            now=now,
+        )
+        for entry in mine
+    ]
+
+
+def waiting_frame(table, entry, *, place: int | None, size: int, now, reason=None) -> dict:
+    """One player's standing in one room's line: `place` None once they left it (`reason`)."""
+    offer = None
+    if place is not None and entry.offered_seat is not None:
+        offer = {
+            "seat": entry.offered_seat,
+            "expires_at": epoch_ms(entry.offer_expires_at),
+            "seconds": OFFER_SECONDS,
+        }
+    return {
+        "type": "waiting",
+        "table_id": table.pk,
+        "name": table.name,
+        "place": place,
+        "waiting": size,
+        "offer": offer,
+        "reason": reason,
+        "now": epoch_ms(now),
+    }
+
+
+def _table_locked(table_id: int) -> Table:
+    try:
+        return table_lock(table_id)
+    except Table.DoesNotExist:
+        raise DomainError("no_such_room", "that room does not exist") from None
+
+
+def _line(table) -> list[WaitingEntry]:
+    """The room's line, first in line first (the caller holds the table lock)."""
+    return list(WaitingEntry.objects.filter(table=table).order_by("id"))
+
+
+def _taken(table) -> set[int]:
+    return set(Seat.objects.filter(table=table).values_list("number", flat=True))
+
+
+def _offer(line, seat_number: int, now, *, taken: set[int]) -> WaitingEntry | None:
+    """Hold `seat_number` for the first in line without an offer, for OFFER_SECONDS."""
+    if seat_number in taken:
+        return None
+    entry = next((entry for entry in line if entry.offered_seat is None), None)
+    if entry is not None:
+        entry.offered_seat = seat_number
+        entry.offer_expires_at = now + timedelta(seconds=OFFER_SECONDS)
+        entry.save(update_fields=["offered_seat", "offer_expires_at"])
+    return entry
+
+
+def _fire_table(table, now, silent_since) -> int:
+    line = _line(table)
+    before = _places(line)
+    gone: dict[int, str] = {}
+    if table.status != TableStatus.OPEN:
+        WaitingEntry.objects.filter(pk__in=[entry.pk for entry in line]).delete()
+        gone = {entry.user_id: CLOSED for entry in line}
+        line = []
+    else:
+        lapsed = [e for e in line if e.offer_expires_at is not None and e.offer_expires_at <= now]
+        taken = _taken(table) if lapsed else set()
+        for entry in lapsed:
+            if silent_since is not None and entry.offer_expires_at > silent_since:
+                entry.offer_expires_at = now + timedelta(seconds=OFFER_SECONDS)
+                entry.save(update_fields=["offer_expires_at"])
+                continue
+            line.remove(entry)
+            entry.delete()
+            gone[entry.user_id] = LAPSED
+            _offer(line, entry.offered_seat, now, taken=taken)
+    _tell(table, before, line, gone, now)
+    return len(gone)
+
+
+def _places(line) -> dict[int, tuple]:
+    """What each player in the line was told: their place and their offer."""
+    return {
+        entry.user_id: (place, entry.offered_seat, entry.offer_expires_at)
+        for place, entry in enumerate(line, 1)
+    }
+
+
+def _tell(table, before: dict[int, tuple], line, gone: dict[int, str], now) -> None:
+    """After commit: a `waiting` frame to each player whose place or offer changed or who left
+    the line, and a `waiting_room` frame to the lobby when the number of seats held changed."""
+    after = _places(line)
+    messages = []
+    for place, entry in enumerate(line, 1):
+        if before.get(entry.user_id) != after[entry.user_id]:
+            frame = waiting_frame(table, entry, place=place, size=len(line), now=now)
+            messages.append((user_group(entry.user_id), frame_message(frame)))
+    for user_id, reason in gone.items():
+        frame = waiting_frame(table, None, place=None, size=len(line), now=now, reason=reason)
+        messages.append((user_group(user_id), frame_message(frame)))
+    held_before = sum(1 for _, seat, _ in before.values() if seat is not None)
+    held_after = sum(1 for _, seat, _ in after.values() if seat is not None)
+    if held_before != held_after:
+        room = {"type": "waiting_room", "table_id": table.pk, "waiting": len(line)}
+        messages.append((LOBBY_GROUP, frame_message({**room, "reserved": held_after})))
+    if messages:
+        send_on_commit(messages)
