@@ -9,11 +9,33 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from casino.accounts import services
+from casino.accounts.formatting import (
+    CHIP_COLUMNS_CSS,
+    NO_VALUE,
+    chip_column,
+    chips,
+    signed_chips,
+)
 from casino.accounts.forms import ChipAdjustmentForm
 from casino.accounts.models import LedgerEntry, LedgerKind, User, Wallet
 from casino.accounts.second_factor import ADJUST_PERMISSION
 from casino.errors import DomainError
 from casino.readonly_admin import ReadOnlyAdmin
+
+# The service's refusals that are about one field of the adjustment form; the others (a reused
+# idempotency key, a duplicate) are about the whole movement.
+ADJUSTMENT_ERROR_FIELDS = {
+    "bad_amount": "amount",
+    "insufficient_chips": "amount",
+    "reason_required": "reason",
+}
+
+
+def adjustment_errors(error: DomainError, form) -> list[tuple[str | None, str]]:
+    """Each reason for a refused adjustment with the field it is about (None: the whole form)."""
+    if error.fields:
+        return [(k if k in form.fields else None, v) for k, v in error.fields.items()]
+    return [(ADJUSTMENT_ERROR_FIELDS.get(error.code), error.message)]
 
 
 @admin.register(User)
@@ -24,10 +46,13 @@ class UserAdmin(BaseUserAdmin):
         ("Table preferences", {"fields": ("card_back", "auto_muck")}),
     )
 
-    @admin.display(description="chips")
+    class Media:
+        css = CHIP_COLUMNS_CSS
+
+    @admin.display(description="chips", ordering="wallet__balance")
     def chip_balance(self, user):
         wallet = getattr(user, "wallet", None)
-        return f"{wallet.balance:,}" if wallet else "-"
+        return chips(wallet.balance) if wallet else NO_VALUE
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
@@ -35,12 +60,18 @@ class UserAdmin(BaseUserAdmin):
             services.account_open(user=obj)
 
 
+BALANCE = chip_column("balance")
+
+
 @admin.register(Wallet)
 class WalletAdmin(admin.ModelAdmin):
-    list_display = ("user", "balance", "updated_at", "adjust_link")
+    list_display = ("user", BALANCE, "updated_at", "adjust_link")
     search_fields = ("user__username", "user__email")
-    readonly_fields = ("user", "balance", "updated_at")
+    fields = readonly_fields = ("user", BALANCE, "updated_at", "adjust_link")
     ordering = ("user__username",)
+
+    class Media:
+        css = CHIP_COLUMNS_CSS
 
     def has_add_permission(self, request):
         return False
@@ -80,11 +111,13 @@ class WalletAdmin(admin.ModelAdmin):
                     actor=request.user,
                 )
             except DomainError as error:
-                form.add_error("amount", error.message)
+                for field, message in adjustment_errors(error, form):
+                    form.add_error(field, message)
             else:
                 messages.success(
                     request,
-                    f"{wallet.user.username}: {entry.amount:+,} chips, balance now {entry.balance_after:,}.",
+                    f"{wallet.user.username}: {signed_chips(entry.amount)} chips, "
+                    f"balance now {chips(entry.balance_after)}.",
                 )
                 return redirect("admin:accounts_wallet_change", wallet.pk)
         context = {
@@ -102,13 +135,17 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
     list_display = (
         "created_at",
         "user",
-        "amount",
-        "balance_after",
+        chip_column("amount", signed=True),
+        chip_column("balance_after", "balance after"),
         "kind",
         "reason",
         "actor",
         "table_id",
     )
+    fields = readonly_fields = (*list_display, "idempotency_key")
     list_filter = ("kind",)
     search_fields = ("user__username", "reason", "idempotency_key")
     date_hierarchy = "created_at"
+
+    class Media:
+        css = CHIP_COLUMNS_CSS

@@ -1,10 +1,13 @@
 """Admin chip management: only with the permission, with a reason, never below zero."""
 
+import re
+
 import pytest
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
 from casino.accounts.models import LedgerEntry, LedgerKind, User
+from casino.errors import DomainError
 
 pytestmark = pytest.mark.django_db
 
@@ -124,3 +127,88 @@ def test_users_created_in_the_admin_get_a_wallet_with_the_grant(client, make_pla
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert User.objects.get(username="walkin").wallet.balance == 10_000
+
+
+def admin_row(page: str, field: str) -> tuple[str, str]:
+    """A form row of an admin page by its field: (its classes, its HTML up to the next row)."""
+    found = re.search(
+        rf'<div class="(form-row[^"]*\bfield-{field}\b[^"]*)">(.*?)(?=<div class="form-row|</fieldset>)',
+        page,
+        re.S,
+    )
+    assert found, f"no row for {field}"
+    return found[1], found[2]
+
+
+@pytest.mark.parametrize(
+    "amount, reason, field, message",
+    [
+        ("-10001", "too much", "amount", "would leave a negative balance"),
+        ("0", "zero", "amount", "must not be zero"),
+        ("100", "  ", "reason", "required"),
+    ],
+)
+def test_an_adjustment_error_sits_under_the_field_it_is_about(
+    client, player, staff, admin_sign_in, amount, reason, field, message
+):
+    admin_sign_in(staff(True))
+    page = client.post(adjust_url(player), {"amount": amount, "reason": reason}).content.decode()
+    classes, row = admin_row(page, field)
+    assert "errors" in classes and message in row
+    assert "nonfield" not in page
+
+
+def test_a_refusal_about_the_whole_adjustment_stays_above_the_fields(
+    client, player, staff, admin_sign_in, monkeypatch
+):
+    def refuse(**kwargs):
+        raise DomainError("key_reused", "this idempotency key was already used")
+
+    admin_sign_in(staff(True))
+    monkeypatch.setattr("casino.accounts.admin.services.wallet_adjust", refuse)
+    page = client.post(adjust_url(player), {"amount": "5", "reason": "gift"}).content.decode()
+    nonfield = re.search(r'<ul class="errorlist nonfield">(.*?)</ul>', page, re.S)
+    assert nonfield and "already used" in nonfield[1]
+    for field in ("amount", "reason"):
+        classes, _row = admin_row(page, field)
+        assert "errors" not in classes
+
+
+def test_chip_amounts_have_thousands_separators_in_the_admin_and_on_the_profile(
+    client, player, make_player, admin_sign_in
+):
+    admin = make_player("root")
+    admin.is_staff = admin.is_superuser = True
+    admin.save()
+    admin_sign_in(admin)
+    response = client.post(adjust_url(player), {"amount": "-1500", "reason": "chargeback"})
+    assert response.status_code == 302
+    wallets = client.get(reverse("admin:accounts_wallet_changelist")).content.decode()
+    assert '<td class="field-balance">8,500</td>' in wallets
+    users = client.get(reverse("admin:accounts_user_changelist")).content.decode()
+    assert '<td class="field-chip_balance">8,500</td>' in users
+    wallet_page = client.get(
+        reverse("admin:accounts_wallet_change", args=[player.wallet.pk])
+    ).content.decode()
+    _classes, row = admin_row(wallet_page, "balance")
+    assert '<div class="readonly">8,500</div>' in row
+    adjust_page = client.get(adjust_url(player)).content.decode()
+    assert "Current balance: <strong>8,500</strong>" in adjust_page
+    ledger = client.get(
+        reverse("admin:accounts_ledgerentry_changelist"), {"q": "alice"}
+    ).content.decode()
+    assert '<td class="field-amount">-1,500</td>' in ledger
+    assert '<td class="field-amount">+10,000</td>' in ledger
+    assert '<td class="field-balance_after">8,500</td>' in ledger
+    assert '<td class="field-balance_after">10,000</td>' in ledger
+    entry = LedgerEntry.objects.filter(user=player).first()
+    entry_page = client.get(
+        reverse("admin:accounts_ledgerentry_change", args=[entry.pk])
+    ).content.decode()
+    assert '<div class="readonly">-1,500</div>' in admin_row(entry_page, "amount")[1]
+    # The player's own page writes them the same way.
+    client.force_login(player)
+    profile = client.get(reverse("profile")).content.decode()
+    assert '<data value="8500">8,500</data>' in profile
+    assert ">-1,500</td>" in profile and ">+10,000</td>" in profile
+    assert ">8,500</td>" in profile and ">10,000</td>" in profile

@@ -30,6 +30,9 @@ CARD_RUN = re.compile(r"(?<![A-Za-z0-9])((?:[2-9TJQKA][cdhs])+)(?![A-Za-z0-9])")
 JS_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 # The geometry of an SVG path ("... 12 2h.1 ...", in the admin's own icons) is never text.
 SVG_PATH_DATA = re.compile(r'\sd="[^"]*"')
+# A card written as the history and the hand page write it: "A♠", "10♦" (also as &spades;).
+CARD_FACE = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([\u2660\u2665\u2666\u2663])")
+SUIT_OF_SYMBOL = {"\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c"}
 # The user page shows the password hash masked ("salt: Ad********"): a random salt may begin
 # with two characters that spell a card.
 MASKED = re.compile(r"[A-Za-z0-9+/=]*\*{2,}")
@@ -37,10 +40,14 @@ MASKED = re.compile(r"[A-Za-z0-9+/=]*\*{2,}")
 
 def cards_in(body: str) -> set[str]:
     """Every card code in a page however it was written: as HTML entities (&quot;As&quot;), as
-    JavaScript escapes (\\u0022As\\u0022), percent-encoded in a link (%22As%22), run together."""
+    JavaScript escapes (\\u0022As\\u0022), percent-encoded in a link (%22As%22), run together,
+    or as a face with its suit's symbol (A&spades;, 10♦)."""
     text = MASKED.sub(" ", html.unescape(SVG_PATH_DATA.sub(" ", body)))
     text = JS_ESCAPE.sub(lambda match: chr(int(match.group(1), 16)), text)
     text = urllib.parse.unquote(text)
+    text = CARD_FACE.sub(
+        lambda match: f" {'T' if match[1] == '10' else match[1]}{SUIT_OF_SYMBOL[match[2]]} ", text
+    )
     return {run[i : i + 2] for run in CARD_RUN.findall(text) for i in range(0, len(run), 2)}
 
 
@@ -112,7 +119,8 @@ def test_the_card_detector_finds_cards_however_a_page_writes_them(hand_on_the_fl
         "".join(sorted(holes)),
     ):
         assert holes <= cards_in(written)
-    assert cards_in('Ask for Asks; 4chan, Kdx, xAs, 10s <path d="M2 12 2h.1z"/>') == set()
+    assert cards_in("A&spades; 10\u2666, Q\u2663") == {"As", "Td", "Qc"}
+    assert cards_in('Ask for Asks; 4chan, Kdx, xAs, 10s <path d="M2 12 2h.1z"/>, 1\u2660') == set()
 
 
 def test_no_admin_page_shows_a_card_of_the_hand_in_play(staff_client, hand_on_the_flop):
@@ -199,7 +207,9 @@ def test_no_admin_lists_searches_sorts_or_filters_by_a_column_holding_cards():
         assert not named, f"{type(model_admin).__name__} uses {named}"
 
 
-def test_a_finished_hand_shows_its_deck_in_the_admin(staff_client, hand_on_the_flop):
+def test_a_finished_hand_shows_only_the_cards_its_table_saw(staff_client, hand_on_the_flop):
+    # Once the hand is over its page shows the board and the hands shown at the table; the deck
+    # (burnt and undealt cards) and the folded or mucked hands stay hidden, as they were at the table.
     table, users, record, _secret = hand_on_the_flop
     play_out(table, users)
     record.refresh_from_db()
@@ -207,4 +217,5 @@ def test_a_finished_hand_shows_its_deck_in_the_admin(staff_client, hand_on_the_f
     page = staff_client.get(
         reverse("admin:holdem_handrecord_change", args=[record.pk])
     ).content.decode()
-    assert cards_in(page) == set(record.deck)
+    seen = set(record.board) | {card for hole in record.shown.values() for card in hole}
+    assert cards_in(page) == seen and len(seen) < len(record.deck)
