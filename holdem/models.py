@@ -198,7 +198,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table_id}#{self.number}: {self.user_id}"
+        return f"table {self.table_id} seat {self.number + 1}: user {self.user_id}"
 
 
 # A web process that has not beaten for this long is dead, and its sockets with it.
@@ -318,7 +318,8 @@ class HandRecord(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} hand {self.number}"
+        # The hand's number on the site is its id (the table, the history, the PokerStars text).
+        return f"Hand #{self.pk} at {self.table}"
 
 
 class HandParticipant(models.Model):
@@ -382,7 +383,7 @@ class HandAction(models.Model):
 
     def __str__(self) -> str:
         amount = f" {self.amount:,}" if self.amount is not None else ""
-        return f"hand {self.hand_id} #{self.index}: seat {self.seat} {self.action}{amount}"
+        return f"Hand #{self.hand_id}, action {self.index + 1}: seat {self.seat + 1} {self.action}{amount}"
 
     def save(self, *args, **kwargs):
         if self.pk is not None:

@@ -14,7 +14,7 @@ from django.urls import reverse
 from holdem import engine
 from holdem.engine.cards import new_deck
 from holdem.engine.positions import next_button
-from holdem.models import HandRecord, Seat
+from holdem.models import HandAction, HandRecord, Seat
 from holdem.services import table_act, table_sit
 from tests.holdem.conftest import current, play_out
 from tests.holdem.test_admin_privacy import cards_in
@@ -216,3 +216,17 @@ def test_every_hand_of_a_random_session_shows_only_what_its_table_saw(
         endings.add(("showdown" if record.result["shown"] else "uncontested", len(record.pots)))
     assert {"showdown", "uncontested"} <= {ending for ending, _pots in endings}, endings
     assert max(pots for _ending, pots in endings) > 1, endings  # a side pot
+
+
+def test_the_names_the_admin_gives_rows_use_the_sites_numbers(seated, clock):
+    """Object-history pages and breadcrumbs name a hand by its site number and seats from 1."""
+    table, users = seated("nl50", seats=(0, 7))
+    clock.advance(31)
+    record = HandRecord.objects.get(table=table)
+    assert str(record) == f"Hand #{record.pk} at {table.name}"
+    to_act = engine.legal_actions(current(table)).seat
+    table_act(table_id=table.pk, user=users[to_act], action="call")
+    first = HandAction.objects.get(hand=record, index=0)
+    assert str(first) == f"Hand #{record.pk}, action 1: seat {to_act + 1} call"
+    seat = Seat.objects.get(table=table, number=7)
+    assert "seat 8:" in str(seat)
