@@ -507,7 +507,17 @@ def _finish(table, state, events, now) -> None:
             "show_or_muck_deadline",
         ],
     )
-    notify_table(table, "hand_ended", {"hand_id": record.pk}, engine_events=events, state=state)
+    # No wallet changes when a hand ends (the chips go back to the seats): the private parts
+    # leave the balance out, and the seats locked above are the ones to show.
+    notify_table(
+        table,
+        "hand_ended",
+        {"hand_id": record.pk},
+        engine_events=events,
+        state=state,
+        seats=list(seats.values()),
+        balances=False,
+    )
 
     for seat in list(seats.values()):
         if seat.stack == 0 and seat.number in result.final_stacks:
@@ -530,7 +540,7 @@ def _finish(table, state, events, now) -> None:
         elif seat.disconnected:
             seat.sitting_out = True
             rows.save_fields(seat, ["sitting_out"])
-    remaining = seats_lock(table)
+    remaining = [s for s in seats.values() if s.pk is not None]  # seat_release deletes the row
     if table.status == TableStatus.CLOSING:
         for seat in remaining:
             seat_release(table, seat, reason=f"Room {table.name} closed")
@@ -541,7 +551,11 @@ def _finish(table, state, events, now) -> None:
     if len([s for s in remaining if not s.sitting_out and s.stack > 0]) >= 2:
         countdown_start(table, remaining, now)
         notify_table(
-            table, "countdown", {"seconds": int((table.next_hand_at - now).total_seconds())}
+            table,
+            "countdown",
+            {"seconds": int((table.next_hand_at - now).total_seconds())},
+            seats=remaining,
+            balances=False,
         )
 
 
