@@ -266,7 +266,11 @@ waiting = new WaitingNotices({
   entries: served.entries || [],
   now: served.now,
   onChange: () => {
-    if (waiting) render();
+    if (!waiting) return;
+    render();
+    // The player's own join or leave changed that line's size: the lobby's count follows now,
+    // not at the next poll (the room frames do not carry it).
+    refreshFigures();
   },
 });
 

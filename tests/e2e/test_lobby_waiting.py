@@ -100,6 +100,7 @@ def test_filters_and_sort_hold_and_a_seat_offered_from_the_waiting_list_is_taken
     # The room is full: get in line.
     row.get_by_role("button", name="Wait for a seat").click()
     expect(row.locator(".waiting-place")).to_have_text("You are next in line")
+    expect(row.locator(".room-waiting")).to_have_text("1")  # the line's size counts you now
     expect(row.get_by_role("button", name="Leave list")).to_be_visible()
     expect(row.get_by_role("button", name=re.compile("^Watch$"))).to_be_visible()
     shoot(page, artifacts, "lobby-waiting")
