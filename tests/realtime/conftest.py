@@ -103,6 +103,17 @@ async def fire_clock(seconds):
     return await database_sync_to_async(deadlines_fire_due)(now)
 
 
+@database_sync_to_async
+def countdown_left(table_id) -> float:
+    """Seconds to move the clock for the next hand to start: the countdown, or more when the last
+    hand ended in test time ahead of now (a hand all in from the blinds ends as it is dealt, at
+    the moved clock, and its countdown runs from there)."""
+    from holdem.models import Table
+
+    starts = Table.objects.get(pk=table_id).next_hand_at
+    return max(31.0, (starts - timezone.now()).total_seconds() + 1 if starts else 0.0)
+
+
 @pytest.fixture
 def table_room(db):
     from holdem.services import room_create

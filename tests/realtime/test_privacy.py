@@ -15,7 +15,7 @@ from casino.accounts.services import wallet_adjust
 from holdem import engine
 from holdem.engine.cards import new_deck
 from holdem.models import HandRecord, Seat
-from tests.realtime.conftest import fire_clock, open_socket
+from tests.realtime.conftest import countdown_left, fire_clock, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
@@ -102,7 +102,7 @@ def test_no_socket_ever_receives_a_card_it_should_not_see(table_room, make_playe
             await collect()
             for frames in received.values():
                 frames.clear()
-            await fire_clock(31)
+            await fire_clock(await countdown_left(table.pk))
             snapshot = await spectator.request({"type": "snapshot"})
             if snapshot["table"]["hand"] is None:
                 break  # fewer than two players left
