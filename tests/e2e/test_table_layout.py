@@ -213,12 +213,24 @@ def spills(page):
     return page.evaluate(SPILLS)
 
 
+# Measured once the page has laid itself out at the new size and every animation (a card dealt
+# in) has ended (animations that loop for ever aside): a box caught on its way would look like an
+# overlap.
+SETTLED = """() => Promise.race([
+    Promise.all(document.getAnimations()
+      .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime))  // not a glow's loop
+      .map((a) => a.finished.catch(() => null))),
+    new Promise((done) => setTimeout(done, 2000)),  // one paused for good does not stop the test
+  ]).then(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))"""
+
+
 def at_each_width(page, check):
     """Run check(width) at 1280 and at 360 px wide, then put the page back to its own size."""
     size = page.viewport_size
     try:
         for width, height in WIDTHS:
             page.set_viewport_size({"width": width, "height": height})
+            page.evaluate(SETTLED)
             check(width)
     finally:
         page.set_viewport_size(size)
