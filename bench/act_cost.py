@@ -33,6 +33,8 @@ SEATS = 6
 from asgiref.sync import sync_to_async  # noqa: E402
 
 
+# Django's modules are imported inside the functions below: they load only once setup_django
+# has pointed the settings at the benchmark's own database.
 def setup_django(redis_url: str) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
     os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"

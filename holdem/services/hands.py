@@ -28,8 +28,8 @@ from holdem.models import (
     TableStatus,
 )
 from holdem.options import hand_options
-from holdem.rows import seats_with_users
 from holdem.selectors import muck_choice
+from holdem.services.blinds import blind_post_for, blinds_missed_mark
 from holdem.services.countdown import countdown_start
 from holdem.services.notify import notify_player, notify_table
 from holdem.services.seats import seat_release
@@ -77,13 +77,13 @@ def hand_start(table, now) -> bool:
     by_number = {s.number: s for s in seats}
     players = [by_number[n] for n in dealt]
     if table.entry == Entry.WAIT_OR_POST:
-        _mark_missed_blinds(seats, dealt, button)
+        blinds_missed_mark(seats, dealt, button)
 
     seat_ins = [
         engine.SeatIn(
             seat=s.number,
             stack=s.stack,
-            post=_post_for(s, small_seat, big_seat),
+            post=blind_post_for(s, small_seat, big_seat),
             auto_muck=muck_choice(s, table),
         )
         for s in players
@@ -167,7 +167,7 @@ def _act(table, user, action, amount, action_id: str, turn_token) -> dict:
     if not table.in_hand:
         raise DomainError("no_hand", "no hand is being played at this table")
     # The seats (with their users) serve both the check below and the broadcast.
-    seats = seats_with_users(table.pk)
+    seats = rows.seats_with_users(table.pk)
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None or not seat.in_hand:
         raise DomainError("not_in_hand", "you are not dealt into this hand")
@@ -577,29 +577,3 @@ def _log(table, seat_number, user, action, amount, street, source, action_id) ->
             client_action_id=action_id,
         )
     )
-
-
-def _post_for(seat, small_seat, big_seat) -> str:
-    """RULES.md 2: a player coming back or entering early posts a live big blind, plus a dead
-    small blind when they missed the big blind; in the blinds they simply post those."""
-    if seat.number in (small_seat, big_seat):
-        return "none"
-    if seat.missed_big_blind:
-        return "big_and_dead_small"
-    if seat.missed_small_blind or seat.wants_to_post:
-        return "big"
-    return "none"
-
-
-def _mark_missed_blinds(seats, dealt, button) -> None:
-    """A sitting-out player whose seat a blind passes owes it when they come back (RULES.md 2)."""
-    for seat in seats:
-        if not seat.sitting_out or seat.stack == 0 or seat.number in dealt:
-            continue
-        small, big = blind_seats(sorted([*dealt, seat.number]), button)
-        if seat.number == small and not seat.missed_small_blind:
-            seat.missed_small_blind = True
-            rows.save_fields(seat, ["missed_small_blind"])
-        elif seat.number == big and not seat.missed_big_blind:
-            seat.missed_big_blind = True
-            rows.save_fields(seat, ["missed_big_blind"])

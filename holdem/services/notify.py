@@ -8,7 +8,6 @@ from casino.accounts.selectors import wallet_balances
 from holdem import rows
 from holdem.broadcast import LOBBY_GROUP, frame_message, player_group, send_on_commit, table_group
 from holdem.delta import decode, digest, encode, plain, table_changes
-from holdem.rows import seats_with_users
 from holdem.selectors import epoch_ms, private_part, public_table, room_summary, spectator_count
 
 # Changes of who sits at the table (the spectators are counted again).
@@ -45,7 +44,7 @@ def notify_table(
     no wallet changed, so the private parts leave the balance out (the client keeps its own)."""
     table.seq += 1
     if seats is None:
-        seats = seats_with_users(table.pk)
+        seats = rows.seats_with_users(table.pk)
     if kind in SEAT_KINDS and spectators_counted(table):
         save = (*save, "spectators")  # who sat down or stood up was watching, or now is
     public = plain(public_table(table, state=state, seat_rows=seats))

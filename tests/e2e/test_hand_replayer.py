@@ -11,6 +11,7 @@ import pytest
 from tests.e2e.conftest import PASSWORD
 from tests.e2e.test_table_play import expect
 from tests.e2e.test_table_rules import shoot
+from tests.holdem.test_hand_replay import SIDE_POT_SCRIPT
 
 pytestmark = pytest.mark.e2e
 
@@ -20,17 +21,7 @@ REPLAY_PLAYERS = ["replay01", "replay02", "replay03"]  # seats 0, 1 and 2
 # queens beat seat 1's kings for the side pot.
 DECK_TOP = ["Kc", "Qc", "As", "Kd", "Qd", "Ad", "3h", "Ah", "Qh", "7s", "4h", "2c", "5h", "9d"]
 FOREIGN = ["As", "Ad", "Qc", "Qd"]  # seat 0's and seat 2's cards, as seat 1 must not see them
-SCRIPT = [
-    (0, "all_in", None),
-    (1, "call", None),
-    (2, "call", None),
-    (1, "bet", 1_000),
-    (2, "call", None),
-    (1, "check", None),
-    (2, "check", None),
-    (1, "bet", 1_500),
-    (2, "call", None),
-]
+SCRIPT = SIDE_POT_SCRIPT  # the side-pot hand the service tests replay
 
 # Run by `manage.py shell -c` against the e2e site's database: the players, a room, the hand
 # played to its end through the services (the deck and the button chosen here only), and the
