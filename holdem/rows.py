@@ -6,10 +6,15 @@ what `select_for_update().get()`, `select_related("user")`, `save(update_fields=
 `objects.create()` do for the few shapes the hot path uses, with the same SQL semantics (the same
 rows locked, the same values written through each field's own conversions), and cache the SQL.
 Everything else keeps using the ORM.
+
+On PostgreSQL these statements are also prepared once per connection (`_cursor`): the ORM binds
+parameters on the client, so the server parsed and planned every one of them again, which was
+about half of PostgreSQL's CPU per action (docs/performance.md, issue 13, fourth slice).
 """
 
 from functools import cache
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Model
@@ -51,6 +56,36 @@ def _for_update() -> str:
 
 
 @cache
+def _preparing_cursor_class():
+    import psycopg
+
+    class PreparingCursor(psycopg.Cursor):
+        """psycopg's server-binding cursor, keeping the statement it ran where Django's query log
+        reads it (`last_executed_query`: the text with $n placeholders)."""
+
+        def _convert_query(self, query, params=None):
+            self._query = converted = super()._convert_query(query, params)
+            return converted
+
+    return PreparingCursor
+
+
+def _cursor():
+    """A cursor for the statements below. On PostgreSQL a server-binding psycopg cursor whose
+    statements the connection prepares the first time it sees them (the ORM's own cursors bind on
+    the client and never prepare), wrapped like any Django cursor: errors are Django's, and the
+    statements are counted and logged like the ORM's (the query budgets see them)."""
+    if connection.vendor != "postgresql" or not settings.CASINO_PREPARED_STATEMENTS:
+        return connection.cursor()
+    connection.ensure_connection()
+    raw = connection.connection
+    if raw.prepare_threshold is None:
+        raw.prepare_threshold = 0  # only server-binding cursors prepare: these
+    with connection.wrap_database_errors:
+        return connection._prepare_cursor(_preparing_cursor_class()(raw))
+
+
+@cache
 def _table_lock_sql() -> str:
     columns, _, _ = _reader(Table)
     return f"SELECT {columns} FROM holdem_table WHERE holdem_table.id = %s{_for_update()}"
@@ -59,7 +94,7 @@ def _table_lock_sql() -> str:
 def table_locked(table_id: int) -> Table:
     """`Table.objects.select_for_update().get(pk=table_id)`."""
     _, names, converters = _reader(Table)
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(_table_lock_sql(), [table_id])
         row = cursor.fetchone()
     if row is None:
@@ -88,7 +123,7 @@ def seats_with_users(table_id: int, lock: bool = False) -> list[Seat]:
     _, seat_names, seat_converters = _reader(Seat)
     _, user_names, user_converters = _reader(user_model, USER_FIELDS)
     split = len(seat_names)
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(_seats_sql(lock), [table_id])
         rows = cursor.fetchall()
     seats = []
@@ -116,7 +151,7 @@ def save_fields(instance: Model, names) -> None:
     sql, fields = _update_sql(type(instance), tuple(names))
     params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
     params.append(instance.pk)
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(sql, params)
 
 
@@ -136,7 +171,7 @@ def insert(instance: Model) -> Model:
     """`instance.save()` for a new row (`Model.objects.create`), without signals."""
     sql, fields = _insert_sql(type(instance))
     params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(sql, params)
         instance.pk = cursor.fetchone()[0]
     instance._state.adding = False

@@ -70,3 +70,24 @@ def test_fields_saved_and_a_row_inserted_read_back_through_the_orm(seated, clock
     assert model_to_dict(stored) == model_to_dict(action)
     assert stored.created_at is not None and not action._state.adding
     chips_everywhere()
+
+
+def test_on_postgresql_the_statements_are_prepared_once_per_connection_and_logged(seated):
+    """docs/performance.md (issue 13, fourth slice): the server plans the table lock once, not
+    on every action; the query log (and so the query budgets) still sees each statement."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite has no prepared statements to keep")
+    table, _ = seated("nl50", seats=(0, 1))
+    with CaptureQueriesContext(connection) as captured:
+        for _ in range(3):
+            with transaction.atomic():
+                assert rows.table_locked(table.pk).pk == table.pk
+    locks = [q["sql"] for q in captured.captured_queries if "FROM holdem_table" in q["sql"]]
+    assert len(locks) == 3
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements"
+            " WHERE statement LIKE %s AND statement LIKE %s",
+            ["%FROM holdem_table WHERE holdem_table.id = $1%", "%FOR UPDATE"],
+        )
+        assert cursor.fetchone()[0] == 1
