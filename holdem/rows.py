@@ -156,6 +156,41 @@ def save_fields(instance: Model, names) -> None:
 
 
 @cache
+def _update_many_sql(model: type[Model], names: tuple[str, ...], count: int):
+    opts = model._meta
+    fields = tuple(opts.get_field(name) for name in names)
+    quote = connection.ops.quote_name
+    table, pk = quote(opts.db_table), opts.pk
+    columns = (pk, *fields)
+    # Typed placeholders: a VALUES list takes the type of its first row, and a NULL there has none.
+    row = "(" + ", ".join(f"CAST(%s AS {f.cast_db_type(connection)})" for f in columns) + ")"
+    assignments = ", ".join(f"{quote(f.column)} = v.{quote(f.column)}" for f in fields)
+    sql = (
+        f"UPDATE {table} SET {assignments} FROM (VALUES {', '.join([row] * count)})"
+        f" AS v({', '.join(quote(f.column) for f in columns)})"
+        f" WHERE {table}.{quote(pk.column)} = v.{quote(pk.column)}"
+    )
+    return sql, fields
+
+
+def save_many(instances, names) -> None:
+    """`save_fields(instance, names)` for each of `instances` (rows of one model that exist, and
+    that the caller has locked), in one statement on PostgreSQL."""
+    instances = list(instances)
+    if len(instances) < 2 or connection.vendor != "postgresql":
+        for instance in instances:
+            save_fields(instance, names)
+        return
+    sql, fields = _update_many_sql(type(instances[0]), tuple(names), len(instances))
+    params = []
+    for instance in instances:
+        params.append(instance.pk)
+        params.extend(f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields)
+    with _cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+@cache
 def _insert_sql(model: type[Model]):
     opts = model._meta
     fields = tuple(f for f in opts.concrete_fields if not f.primary_key)

@@ -38,6 +38,16 @@ def current_state(table):
     return engine.state_from_json(table.hand_state) if table.in_hand else None
 
 
+def final_state(record: HandRecord):
+    """The engine state a hand ended in, read once per record object however many private parts
+    are built from it (a hand's end builds one per seat, for each of its events)."""
+    kept = getattr(record, "_final_read", None)
+    if kept is None or kept[0] is not record.final_state:
+        kept = (record.final_state, engine.state_from_json(record.final_state))
+        record._final_read = kept
+    return kept[1]
+
+
 def stakes_label(table) -> str:
     if table.structure == "fixed_limit":
         return f"{table.small_bet:,}/{table.big_bet:,}"
@@ -237,7 +247,7 @@ def private_part(
         record = table.last_hand
         played = next((p for p in record.players if p["user_id"] == user.pk), None)
         if played is not None and record.final_state:
-            final = engine.state_from_json(record.final_state)
+            final = final_state(record)
             own = engine.own_view(final, played["seat"])
             mine["hole"] = own["hole"] if own else None
             result = final.result

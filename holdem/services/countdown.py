@@ -11,11 +11,16 @@ from django.utils import timezone
 
 def countdown_start(table, seats, now=None) -> None:
     """RULES.md 2: 30 s to the next game, or 10 s when every seat is filled."""
+    countdown_set(table, seats, now)
+    table.save(update_fields=["next_hand_at"])
+
+
+def countdown_set(table, seats, now=None) -> None:
+    """`countdown_start` without the save: the caller saves `next_hand_at` with its event."""
     now = now or timezone.now()
     full = len(seats) >= table.seats
     seconds = table.countdown_full_seconds if full else table.countdown_seconds
     table.next_hand_at = now + timedelta(seconds=seconds)
-    table.save(update_fields=["next_hand_at"])
 
 
 def countdown_shorten_if_full(table, seats, now=None) -> None:

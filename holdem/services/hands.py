@@ -30,10 +30,10 @@ from holdem.models import (
 from holdem.options import hand_options
 from holdem.selectors import muck_choice
 from holdem.services.blinds import blind_post_for, blinds_missed_mark
-from holdem.services.countdown import countdown_start
+from holdem.services.countdown import countdown_set
 from holdem.services.notify import notify_player, notify_table
 from holdem.services.seats import seat_release
-from holdem.services.time_bank import bank_opens, bank_refill, bank_spent
+from holdem.services.time_bank import BANK_FIELDS, bank_opens, bank_refill, bank_spent
 
 PROTECTIONS_PER_DAY = 2  # RULES.md 5
 # RULES.md 4 [003]: how long a player offered Show or Muck has to choose (then: muck).
@@ -120,18 +120,19 @@ def hand_start(table, now) -> bool:
         s.in_hand = True
         s.waiting_for_big_blind = s.wants_to_post = False
         s.missed_small_blind = s.missed_big_blind = False
-        rows.save_fields(
-            s,
-            [
-                "stack",
-                "in_hand",
-                "waiting_for_big_blind",
-                "wants_to_post",
-                "missed_small_blind",
-                "missed_big_blind",
-                *bank_refill(s, table),
-            ],
-        )
+        bank_refill(s, table)
+    rows.save_many(
+        players,
+        [
+            "stack",
+            "in_hand",
+            "waiting_for_big_blind",
+            "wants_to_post",
+            "missed_small_blind",
+            "missed_big_blind",
+            *BANK_FIELDS,
+        ],
+    )
     table.button_seat = button
     table.hand = record
     table.hand_actions = 0
@@ -346,10 +347,11 @@ def _last_hand_choice(table_id: int, user, choose, kind: str) -> None:
 def hand_muck_undecided(table, now) -> bool:
     """RULES.md 4: the time to choose Show or Muck ran out: every player still choosing mucks.
     Caller holds the table lock; a no-op when nobody is choosing."""
+    if table.show_or_muck_deadline is None:
+        return False  # set when a hand ends with players to choose, cleared once all chose
+    table.show_or_muck_deadline = None
+    rows.save_fields(table, ["show_or_muck_deadline"])
     record = table.last_hand
-    if table.show_or_muck_deadline is not None:
-        table.show_or_muck_deadline = None
-        rows.save_fields(table, ["show_or_muck_deadline"])
     if record is None or not record.final_state:
         return False
     state = engine.state_from_json(record.final_state)
@@ -456,10 +458,9 @@ def _finish(table, state, events, now) -> None:
     seats = {s.number: s for s in seats_lock(table)}
     record = table.hand
     for number, stack in result.final_stacks.items():
-        seat = seats[number]
-        seat.stack = stack
-        seat.in_hand = False
-        rows.save_fields(seat, ["stack", "in_hand"])
+        seats[number].stack = stack
+        seats[number].in_hand = False
+    rows.save_many([seats[n] for n in result.final_stacks], ["stack", "in_hand"])
     record.ended_at = now
     record.board = list(state.board)
     record.pots = [
@@ -494,53 +495,54 @@ def _finish(table, state, events, now) -> None:
     table.show_or_muck_deadline = (
         now + timedelta(seconds=SHOW_OR_MUCK_SECONDS) if result.undecided else None
     )
-    rows.save_fields(
-        table,
-        [
-            "rake_collected",
-            "hand_state",
-            "hand",
-            "last_hand",
-            "turn_deadline",
-            "turn_token",
-            "turn_bank_from",
-            "show_or_muck_deadline",
-        ],
+    # Saved with the event's seq (notify_table), in one UPDATE.
+    saved = (
+        "rake_collected",
+        "hand_state",
+        "hand",
+        "last_hand",
+        "turn_deadline",
+        "turn_token",
+        "turn_bank_from",
+        "show_or_muck_deadline",
     )
-    # No wallet changes when a hand ends (the chips go back to the seats): the private parts
-    # leave the balance out, and the seats locked above are the ones to show.
-    notify_table(
-        table,
-        "hand_ended",
-        {"hand_id": record.pk},
-        engine_events=events,
-        state=state,
-        seats=list(seats.values()),
-        balances=False,
-    )
-
-    for seat in list(seats.values()):
+    # Seats that leave the table now: each gets its own "left" event after "hand_ended".
+    leaving = [
+        seat
+        for seat in seats.values()
+        if (seat.stack == 0 and seat.number in result.final_stacks)
+        or (seat.disconnected and table.disconnect == Disconnect.CHECK_FOLD)
+    ]
+    detail = {"hand_id": record.pk}
+    ending = {"engine_events": events, "state": state, "seats": list(seats.values())}
+    if not leaving and table.status != TableStatus.CLOSING:
+        # The common end: nobody leaves, so the next countdown comes in the same event.
+        _sit_out_disconnected(seats.values())
+        seconds = _countdown(table, list(seats.values()), now)
+        if seconds is not None:
+            detail["countdown"] = seconds
+        # No wallet changes when a hand ends (the chips go back to the seats): the private
+        # parts leave the balance out, and the seats locked above are the ones to show.
+        notify_table(
+            table, "hand_ended", detail, **ending, save=(*saved, "next_hand_at"), balances=False
+        )
+        return
+    notify_table(table, "hand_ended", detail, **ending, save=saved, balances=False)
+    for seat in leaving:
         if seat.stack == 0 and seat.number in result.final_stacks:
             seat_release(table, seat, reason="Busted")
-            notify_table(
-                table,
-                "left",
-                {"seat": seat.number, "username": seat.user.username, "returned": 0},
-                also_tell=[seat.user],
-            )
-        elif seat.disconnected and table.disconnect == Disconnect.CHECK_FOLD:
-            # RULES.md 5: still disconnected when the game ends: removed, chips back to the wallet.
+            returned = 0
+        else:
+            # RULES.md 5: still disconnected when the game ends: removed, chips to the wallet.
             returned = seat_release(table, seat, reason=f"Disconnected: cash-out from {table.name}")
-            notify_table(
-                table,
-                "left",
-                {"seat": seat.number, "username": seat.user.username, "returned": returned},
-                also_tell=[seat.user],
-            )
-        elif seat.disconnected:
-            seat.sitting_out = True
-            rows.save_fields(seat, ["sitting_out"])
+        notify_table(
+            table,
+            "left",
+            {"seat": seat.number, "username": seat.user.username, "returned": returned},
+            also_tell=[seat.user],
+        )
     remaining = [s for s in seats.values() if s.pk is not None]  # seat_release deletes the row
+    _sit_out_disconnected(remaining)
     if table.status == TableStatus.CLOSING:
         for seat in remaining:
             seat_release(table, seat, reason=f"Room {table.name} closed")
@@ -548,15 +550,34 @@ def _finish(table, state, events, now) -> None:
         rows.save_fields(table, ["status"])
         notify_table(table, "closed", {})
         return
-    if len([s for s in remaining if not s.sitting_out and s.stack > 0]) >= 2:
-        countdown_start(table, remaining, now)
+    seconds = _countdown(table, remaining, now)
+    if seconds is not None:
         notify_table(
             table,
             "countdown",
-            {"seconds": int((table.next_hand_at - now).total_seconds())},
+            {"seconds": seconds},
             seats=remaining,
+            save=("next_hand_at",),
             balances=False,
         )
+
+
+def _sit_out_disconnected(seats) -> None:
+    """RULES.md 5: a player still disconnected when the game ends sits out (where the room does
+    not cash them out)."""
+    for seat in seats:
+        if seat.disconnected and not seat.sitting_out:
+            seat.sitting_out = True
+            rows.save_fields(seat, ["sitting_out"])
+
+
+def _countdown(table, seats, now) -> int | None:
+    """RULES.md 2: set the next countdown (saved by the caller) if two players can play; its
+    seconds, or None."""
+    if len([s for s in seats if not s.sitting_out and s.stack > 0]) < 2:
+        return None
+    countdown_set(table, seats, now)
+    return int((table.next_hand_at - now).total_seconds())
 
 
 def _log(table, seat_number, user, action, amount, street, source, action_id) -> None:

@@ -36,11 +36,14 @@ def bank_spent(table, seat, now) -> None:
     seat.save(update_fields=["time_bank_ms"])
 
 
-def bank_refill(seat, table) -> list[str]:
+# The seat's fields bank_refill changes (the caller saves them).
+BANK_FIELDS = ("bank_hands", "time_bank_ms")
+
+
+def bank_refill(seat, table) -> None:
     """Count a hand dealt to the seat; every BANK_REFILL_HANDS of them refill its bank a little."""
     seat.bank_hands += 1
     if seat.bank_hands < BANK_REFILL_HANDS:
-        return ["bank_hands"]
+        return
     seat.bank_hands = 0
     seat.time_bank_ms = min(table.time_bank_seconds * 1000, seat.time_bank_ms + BANK_REFILL_MS)
-    return ["bank_hands", "time_bank_ms"]

@@ -60,6 +60,13 @@ export function engineLines(e, name, hand, best = null) {
   }
 }
 
+/** Lines after a table event's engine events: a hand's end says when the next one starts. */
+export function closingLines(event) {
+  return event.kind === "hand_ended" && Number.isInteger(event.countdown)
+    ? [{ text: `Next game in ${event.countdown}s` }]
+    : [];
+}
+
 /** Lines for a table event's own kind (sitting down, leaving, ...), before its engine events. */
 export function tableLines(event, name) {
   const who = event.username || (Number.isInteger(event.seat) ? name(event.seat) : "");

@@ -14,7 +14,7 @@ import { TableDialogs } from "./dialogs.js";
 import { el } from "./dom.js";
 import { renderBoard, renderPots, renderSeats } from "./felt.js";
 import { capitalise } from "./format.js";
-import { engineLines, lastActionText, tableLines } from "./log.js";
+import { closingLines, engineLines, lastActionText, tableLines } from "./log.js";
 import { centerMessage, connectionText, tableFacts } from "./messages.js";
 import { LiveSocket, socketUrl } from "./socket.js";
 import { applyChanges, applyYou } from "./table-delta.js";
@@ -469,6 +469,7 @@ export class TableApp {
     const lines = [...tableLines(event, this.nameOf)];
     const best = this.lastHand ? this.lastHand.best : null;
     for (const engineEvent of event.engine || []) lines.push(...engineLines(engineEvent, this.nameOf, this.table && this.table.hand_id, best));
+    lines.push(...closingLines(event));
     if (!lines.length) return;
     const log = this.dom.log;
     const stick = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;

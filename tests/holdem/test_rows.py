@@ -91,3 +91,22 @@ def test_on_postgresql_the_statements_are_prepared_once_per_connection_and_logge
             ["%FROM holdem_table WHERE holdem_table.id = $1%", "%FOR UPDATE"],
         )
         assert cursor.fetchone()[0] == 1
+
+
+def test_many_rows_saved_in_one_statement_read_back_through_the_orm(seated):
+    table, _ = seated("nl50", seats=(0, 1, 2))
+    seats = list(Seat.objects.filter(table=table).order_by("pk"))
+    for n, seat in enumerate(seats):
+        seat.stack, seat.in_hand = 1_000 + n, n % 2 == 0
+        seat.pre_action_amount = None if n == 0 else 40 * n  # a NULL in the first row
+    with CaptureQueriesContext(connection) as captured:
+        rows.save_many(seats, ["stack", "in_hand", "pre_action_amount"])
+    if connection.vendor == "postgresql":
+        assert len(captured.captured_queries) == 1
+    again = list(Seat.objects.filter(table=table).order_by("pk"))
+    assert [(s.stack, s.in_hand, s.pre_action_amount) for s in again] == [
+        (1_000, True, None),
+        (1_001, False, 40),
+        (1_002, True, 80),
+    ]
+    assert [fields(s) for s in again] == [fields(s) for s in seats]

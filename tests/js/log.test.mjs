@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { engineLines, lastActionText, pastActionLine, tableLines } from "../../static/js/log.js";
+import { closingLines, engineLines, lastActionText, pastActionLine, tableLines } from "../../static/js/log.js";
 
 const NAMES = { 0: "alice", 1: "bob", 2: "carol" };
 const name = (seat) => NAMES[seat] || `Seat ${seat + 1}`;
@@ -93,6 +93,13 @@ test("table events: sitting down, leaving, connections and the room's state", ()
   assert.deepEqual(line({ kind: "closed" }), [{ text: "The room is closed", kind: "warn" }]);
   assert.deepEqual(line({ kind: "opened" }), [{ text: "The room is open again" }]);
   assert.deepEqual(line({ kind: "hand" }), []);
+});
+
+test("a hand's end says when the next game starts, after its own lines", () => {
+  assert.deepEqual(closingLines({ kind: "hand_ended", hand_id: 7, countdown: 10 }), [{ text: "Next game in 10s" }]);
+  assert.deepEqual(closingLines({ kind: "hand_ended", hand_id: 7 }), []);
+  assert.deepEqual(tableLines({ kind: "hand_ended", hand_id: 7, countdown: 10 }, name), []);
+  assert.deepEqual(closingLines({ kind: "countdown", seconds: 30 }), []);
 });
 
 test("the last action on a seat", () => {
