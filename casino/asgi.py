@@ -7,10 +7,10 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 django_http = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry loaded)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from casino.handshake import auth_stack  # noqa: E402  (needs the app registry loaded)
 from casino.origin import SiteOriginValidator  # noqa: E402
 from casino.routing import websocket_urlpatterns  # noqa: E402
 from holdem.clock import EmbeddedClock  # noqa: E402
@@ -25,7 +25,7 @@ application = EmbeddedClock(
     ProtocolTypeRouter(
         {
             "http": django_http,
-            "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            "websocket": SiteOriginValidator(auth_stack(URLRouter(websocket_urlpatterns))),
         }
     )
 )

@@ -14,6 +14,7 @@ from django.db import DatabaseError
 
 from casino.accounts.services import user_set_card_back
 from casino.errors import DomainError
+from casino.handshake import handshake_read
 from holdem import services
 from holdem.broadcast import player_group, table_group
 from holdem.heartbeat import heartbeat
@@ -179,7 +180,7 @@ class TableConsumer(TrackedConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close()  # refused before accept: spectating needs signing in
             return
-        if not await database_sync_to_async(table_is_open)(self.table_id):
+        if not await handshake_read(table_is_open)(self.table_id):
             await self.close()
             return
         self.frames_window = (time.monotonic(), 0)

@@ -22,6 +22,7 @@ LAYERS = {
     "casino.append_only": "infra",
     "casino.logging": "infra",
     "casino.origin": "infra",
+    "casino.handshake": "infra",
     "casino.middleware": "infra",
     "casino.readonly_admin": "infra",
     "casino.serve": "infra",

@@ -1,0 +1,42 @@
+"""A websocket handshake does not queue behind the table actions (issue 13): under load the one
+database thread of a server is busy with them, and a handshake that waited there timed out
+(docs/performance.md: 407 of 3,000 at 500 tables). Signing the socket in and finding the room
+happen on other threads; the socket is still refused without a session or an open room."""
+
+import asyncio
+import time
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+
+from tests.realtime.conftest import open_socket, session_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_handshake_is_answered_while_the_database_thread_is_busy(table_room, make_player):
+    table = table_room()
+    alice = make_player()
+    cookie = session_cookie(alice)
+
+    async def scenario():
+        busy = asyncio.ensure_future(database_sync_to_async(time.sleep)(2.5))
+        await asyncio.sleep(0.05)  # a long table action holds the database thread
+        started = time.monotonic()
+        sockets = []
+        for path in (f"/ws/table/{table.pk}/", "/ws/lobby/"):
+            socket = await open_socket(path, cookie=cookie)
+            assert hasattr(socket, "frames"), f"{path} refused: {socket}"
+            sockets.append(socket)
+        refused = await open_socket(f"/ws/table/{table.pk}/")  # still: no session, no socket
+        assert not hasattr(refused, "frames")
+        missing = await open_socket("/ws/table/999999/", cookie=cookie)
+        assert not hasattr(missing, "frames")
+        assert time.monotonic() - started < 2.0, "the handshakes waited for the table action"
+        await busy
+        for socket in sockets:  # then each gets its snapshot, as ever
+            assert (await socket.receive())["type"] in ("snapshot", "lobby")
+            await socket.close()
+
+    async_to_sync(scenario)()
