@@ -46,6 +46,9 @@ class Heartbeat:
         self.redis = None
         self.marker = f"casino:layer:{PROCESS_KEY}"
         self.joined_at = time.monotonic()
+        # The database thread's queue, as the beats find it (database_behind).
+        self.asked_at: float | None = None
+        self.database_wait = 0.0
 
     def add(self, socket) -> None:
         self.sockets.add(socket)
@@ -70,9 +73,23 @@ class Heartbeat:
             await self.redis.aclose()
             self.redis = None
 
+    def database_behind(self) -> float:
+        """How long a call waits for this process's database thread, in seconds: the last beat's
+        wait, or the wait of the beat still queued if it is longer."""
+        if self.asked_at is None:
+            return self.database_wait
+        return max(self.database_wait, time.monotonic() - self.asked_at)
+
     async def beat(self) -> None:
         table_ids = {s.table_id for s in self.sockets if s.table_id is not None}
-        seqs = await database_sync_to_async(beat_and_read_seqs)(table_ids)
+        self.asked_at = asked = time.monotonic()
+
+        def beat_now():
+            self.database_wait = time.monotonic() - asked
+            self.asked_at = None
+            return beat_and_read_seqs(table_ids)
+
+        seqs = await database_sync_to_async(beat_now)()
         if await self.layer_lost() or time.monotonic() - self.joined_at > REJOIN_EVERY_SECONDS:
             self.joined_at = time.monotonic()
             for socket in list(self.sockets):

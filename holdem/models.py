@@ -99,14 +99,16 @@ class Table(models.Model):
         help_text="How long a dropped connection may take to come back before it counts as a disconnection.",
     )
 
-    # Clock columns (STYLE.md 7: timers are data).
-    next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Clock columns (STYLE.md 7: timers are data). Not indexed: every action moves the turn
+    # clock, and an index on it made each action's UPDATE write a new entry in every index of
+    # the table; the sweep reads a few hundred rows a second without one (docs/decisions.md).
+    next_hand_at = models.DateTimeField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
     turn_token = models.CharField(max_length=32, blank=True)
     # When the running turn's clock ran out and its player's time bank started (None: it has not).
     turn_bank_from = models.DateTimeField(null=True, blank=True)
     # RULES.md 4: players offered Show or Muck after the last hand muck when this passes.
-    show_or_muck_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    show_or_muck_deadline = models.DateTimeField(null=True, blank=True)
 
     # The hand in progress, as engine JSON with its format version inside.
     hand_state = models.TextField(blank=True)

@@ -15,6 +15,9 @@ from holdem.delta import encode
 from holdem.heartbeat import PROCESS_KEY, heartbeat
 from holdem.services.presence import connection_close, connection_open
 
+# A server whose database thread is this far behind takes no new sockets (refused_as_busy).
+BUSY_SECONDS = 1.0
+
 CLOSE_SIGNED_OUT = 4401
 CLOSE_TOO_MANY_SOCKETS = 4008
 
@@ -32,6 +35,16 @@ class TrackedConsumer(AsyncWebsocketConsumer):
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")
         await handler(message)
+
+    async def refused_as_busy(self) -> bool:
+        """Refuse the handshake while this server's database thread is more than BUSY_SECONDS
+        behind: a new socket's snapshot would queue behind the table actions and slow every
+        table here. The client tries again later, backing off (static/js/socket.js); the
+        sockets already open keep playing. docs/decisions.md, issue 13."""
+        if heartbeat().database_behind() <= BUSY_SECONDS:
+            return False
+        await self.close()
+        return True
 
     async def open_tracked(self, groups: list[str]) -> None:
         """Join `groups` and the user's own, accept, and count this socket."""

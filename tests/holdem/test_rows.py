@@ -5,9 +5,10 @@ from django.db import connection, transaction
 from django.forms.models import model_to_dict
 from django.test.utils import CaptureQueriesContext
 
-from holdem import rows
+from holdem import engine, rows
 from holdem.models import HandAction, Seat, Table
-from tests.holdem.conftest import chips_everywhere
+from holdem.services import table_act
+from tests.holdem.conftest import chips_everywhere, current
 
 pytestmark = pytest.mark.django_db
 
@@ -110,3 +111,30 @@ def test_many_rows_saved_in_one_statement_read_back_through_the_orm(seated):
         (1_002, True, 80),
     ]
     assert [fields(s) for s in again] == [fields(s) for s in seats]
+
+
+def test_on_postgresql_an_action_updates_the_table_row_in_place(seated, clock):
+    """docs/decisions.md (issue 13, fourth slice): a mid-hand action's UPDATE writes no index
+    entry (a heap-only tuple): no index covers a column it changes, and the page has room."""
+    if connection.vendor != "postgresql":
+        pytest.skip("heap-only tuples are PostgreSQL's")
+    table, users = seated("nl50", seats=(0, 1, 2))
+    clock.advance(31)
+
+    def updates():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_stat_get_xact_tuples_updated(%s::regclass),"
+                " pg_stat_get_xact_tuples_hot_updated(%s::regclass)",
+                ["holdem_table", "holdem_table"],
+            )
+            return cursor.fetchone()
+
+    before = updates()
+    for _ in range(2):
+        legal = engine.legal_actions(current(table))
+        action = "call" if "call" in legal.actions else "check"
+        table_act(table_id=table.pk, user=users[legal.seat], action=action)
+    assert current(table) is not None, "still mid-hand"
+    updated, in_place = (after - was for after, was in zip(updates(), before))
+    assert updated >= 2 and in_place == updated

@@ -40,3 +40,33 @@ def test_a_handshake_is_answered_while_the_database_thread_is_busy(table_room, m
             await socket.close()
 
     async_to_sync(scenario)()
+
+
+def test_a_server_far_behind_takes_no_new_sockets_and_keeps_the_open_ones(
+    table_room, make_player, monkeypatch
+):
+    """Under more load than it can serve, a server refuses new handshakes (the client tries
+    again, backing off) rather than queueing their snapshots behind every table's actions."""
+    from holdem.heartbeat import Heartbeat
+
+    table = table_room()
+    cookie = session_cookie(make_player())
+    behind = {"seconds": 0.0}
+    monkeypatch.setattr(Heartbeat, "database_behind", lambda self: behind["seconds"])
+
+    async def scenario():
+        playing = await open_socket(f"/ws/table/{table.pk}/", cookie=cookie)
+        assert (await playing.receive())["type"] == "snapshot"
+        behind["seconds"] = 5.0
+        for path in (f"/ws/table/{table.pk}/", "/ws/lobby/"):
+            refused = await open_socket(path, cookie=cookie)
+            assert not hasattr(refused, "frames"), f"{path} taken while the server is behind"
+        pong = await playing.request({"type": "ping"})
+        assert pong["type"] == "pong", "the open socket goes on"
+        behind["seconds"] = 0.2
+        again = await open_socket("/ws/lobby/", cookie=cookie)
+        assert hasattr(again, "frames")
+        await again.close()
+        await playing.close()
+
+    async_to_sync(scenario)()
