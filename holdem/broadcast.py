@@ -4,17 +4,13 @@ Public events go to the table's group; a player's hole cards and legal actions g
 that player at that table only (STYLE.md 4, 5). The services choose the recipients.
 
 A channel message carries its frame as JSON text, so each consumer forwards it without encoding
-it again; all of one commit's messages leave in one hop to the event loop, in commit order, and
-the database thread does not wait for them (`send_now`).
+it again; all of one commit's messages leave in one hop to the event loop.
 """
 
 import asyncio
 import logging
-import os
-import weakref
-from collections import deque
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -55,76 +51,13 @@ def send_on_commit(messages: list[tuple[str, dict]]) -> None:
 
 
 def send_now(messages: list[tuple[str, dict]]) -> None:
-    """Send (group, message) pairs. On a server's database thread (a consumer's
-    `database_sync_to_async` call) they are handed to the server's event loop, which sends each
-    commit's messages after the previous commit's: the thread goes on to the next transaction
-    instead of waiting for Redis. Elsewhere (a Celery worker, a command) they are sent before
-    this returns."""
     layer = get_channel_layer()
     if layer is None or not messages:
-        return
-    loop = _server_loop()
-    if loop is not None:
-        loop.call_soon_threadsafe(_post, layer, messages)
         return
     try:
         async_to_sync(_send_all)(layer, messages)
     except Exception:  # a broadcast failure must never undo a committed action
         log.exception("broadcast of %d messages failed", len(messages))
-
-
-def _server_loop():
-    """The event loop that called this thread through `sync_to_async`, if it still runs and this
-    is not its own thread."""
-    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
-        return None
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    if loop is None or not loop.is_running() or _running_loop() is loop:
-        return None
-    return loop
-
-
-def _running_loop():
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
-
-
-class _Outbox:
-    """One event loop's messages waiting to be sent, in commit order, by one task at a time."""
-
-    def __init__(self):
-        self.waiting: deque = deque()
-        self.sending = False
-        self.task: asyncio.Task | None = None
-
-
-_outboxes: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Outbox]" = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _post(layer, messages) -> None:
-    """On the server's loop: queue one commit's messages behind the earlier ones."""
-    loop = asyncio.get_running_loop()
-    box = _outboxes.setdefault(loop, _Outbox())
-    box.waiting.append((layer, messages))
-    if not box.sending:
-        box.sending = True
-        box.task = loop.create_task(_drain(box))
-
-
-async def _drain(box: _Outbox) -> None:
-    try:
-        while box.waiting:
-            layer, messages = box.waiting.popleft()
-            try:
-                await _send_all(layer, messages)
-            except Exception:  # one failed commit's broadcast must not stop the next ones
-                log.exception("broadcast of %d messages failed", len(messages))
-    finally:
-        box.sending = False
 
 
 async def _send_all(layer, messages) -> None:
