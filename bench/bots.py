@@ -115,6 +115,7 @@ class Figures:
     latencies_by_kind: dict = field(default_factory=dict)  # the same, split by what the act caused
     answer_latencies: list = field(default_factory=list)  # act sent -> its `ok` (the server's work)
     hands_ended: int = 0
+    refused_handshakes: int = 0  # handshakes the server refused as too busy, tried again later
     measuring: bool = True
 
     @property
@@ -167,6 +168,10 @@ def caused(event: dict) -> str:
 
 
 # --- one bot ------------------------------------------------------------------------------------
+
+# A refused handshake is tried again as static/js/socket.js does: 0.5 s, doubling, at most 15 s.
+REFUSED_FIRST_DELAY = 0.5
+REFUSED_MAX_DELAY = 15.0
 
 
 def choose_action(legal: dict, rng: random.Random) -> tuple[str, int | None]:
@@ -231,7 +236,22 @@ class Bot:
         return f"{scheme}://{self.base_url.split('://', 1)[1]}/ws/table/{self.table_id}/"
 
     async def run(self, deadline: float) -> None:
-        """Play until `deadline` (time.monotonic()), then close the tab."""
+        """Play until `deadline` (time.monotonic()), then close the tab. A handshake the server
+        refuses (too busy to take a socket) is tried again with the site's client's backoff."""
+        delay = REFUSED_FIRST_DELAY
+        while True:
+            try:
+                await self.play(deadline)
+                return
+            except InvalidStatus as refused:
+                if time.monotonic() + delay >= deadline:
+                    self.figures.errors[f"handshake_{refused.response.status_code}"] += 1
+                    return
+                self.figures.refused_handshakes += 1
+                await asyncio.sleep(delay * (0.75 + 0.5 * random.random()))
+                delay = min(REFUSED_MAX_DELAY, delay * 2)
+
+    async def play(self, deadline: float) -> None:
         try:
             async with connect(
                 self.ws_url,
@@ -254,8 +274,8 @@ class Bot:
                 self.figures.errors[
                     f"closed_{closed.rcvd.code if closed.rcvd else 'abnormal'}"
                 ] += 1
-        except InvalidStatus as refused:
-            self.figures.errors[f"handshake_{refused.response.status_code}"] += 1
+        except InvalidStatus:
+            raise  # run() decides: try again later, or count it
         except (InvalidHandshake, OSError, TimeoutError) as failed:
             self.figures.errors[f"connect_{type(failed).__name__}"] += 1
         finally:

@@ -246,6 +246,7 @@ async def bots(plan: dict) -> dict:
         "lost_events": figures.lost_events,
         "reordered": figures.reordered,
         "duplicates": figures.duplicates,
+        "refused_handshakes": figures.refused_handshakes,
         "incomplete_broadcasts": figures.incomplete_broadcasts,
         "latencies": figures.latencies,
         "latencies_by_kind": figures.latencies_by_kind,
@@ -317,7 +318,13 @@ def play(plan, args) -> dict:
     lags = []
     for result in results:
         figures.errors.update(result["errors"])
-        for key in ("lost_events", "reordered", "duplicates", "incomplete_broadcasts"):
+        for key in (
+            "lost_events",
+            "reordered",
+            "duplicates",
+            "incomplete_broadcasts",
+            "refused_handshakes",
+        ):
             setattr(figures, key, getattr(figures, key) + result[key])
         figures.hands_ended += result["hands_ended"]
         figures.actions_sent += result["actions"]
@@ -444,7 +451,8 @@ def report(args, plan, run, chips_ok, summary, log_errors, floor) -> None:
     print(
         f"load: client errors {dict(figures.errors) or 'none'}; server log errors {log_errors}; "
         f"events lost {figures.lost_events}, reordered {figures.reordered}, duplicated {figures.duplicates}, "
-        f"actions not seen by every socket {figures.incomplete_broadcasts}"
+        f"actions not seen by every socket {figures.incomplete_broadcasts}; "
+        f"handshakes refused as busy and tried again {figures.refused_handshakes}"
     )
     for kind, values in sorted(figures.latencies_by_kind.items()):
         print(

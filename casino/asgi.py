@@ -14,6 +14,7 @@ from casino.handshake import auth_stack  # noqa: E402  (needs the app registry l
 from casino.origin import SiteOriginValidator  # noqa: E402
 from casino.routing import websocket_urlpatterns  # noqa: E402
 from holdem.clock import EmbeddedClock  # noqa: E402
+from holdem.sockets import BusyGate  # noqa: E402
 
 if settings.DEBUG or settings.EMBEDDED or settings.CASINO_SERVE_STATIC:
     # One-process mode (and bin/cluster) serves its own static files; production puts nginx in front.
@@ -25,7 +26,9 @@ application = EmbeddedClock(
     ProtocolTypeRouter(
         {
             "http": django_http,
-            "websocket": SiteOriginValidator(auth_stack(URLRouter(websocket_urlpatterns))),
+            "websocket": BusyGate(
+                SiteOriginValidator(auth_stack(URLRouter(websocket_urlpatterns)))
+            ),
         }
     )
 )

@@ -180,8 +180,6 @@ class TableConsumer(TrackedConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close()  # refused before accept: spectating needs signing in
             return
-        if await self.refused_as_busy():
-            return
         if not await handshake_read(table_is_open)(self.table_id):
             await self.close()
             return

@@ -15,11 +15,29 @@ from holdem.delta import encode
 from holdem.heartbeat import PROCESS_KEY, heartbeat
 from holdem.services.presence import connection_close, connection_open
 
-# A server whose database thread is this far behind takes no new sockets (refused_as_busy).
+# A server whose database thread is this far behind takes no new sockets (BusyGate).
 BUSY_SECONDS = 1.0
 
 CLOSE_SIGNED_OUT = 4401
 CLOSE_TOO_MANY_SOCKETS = 4008
+
+
+class BusyGate:
+    """ASGI middleware, outermost: while this server's database thread is more than BUSY_SECONDS
+    behind, a websocket handshake is refused before anything is spent on it (no session read,
+    no channel on the layer, no snapshot queued behind the table actions). The client tries
+    again, backing off (static/js/socket.js); the sockets already open keep playing.
+    docs/decisions.md, issue 13."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket" and heartbeat().database_behind() > BUSY_SECONDS:
+            await receive()  # the client's websocket.connect
+            await send({"type": "websocket.close"})
+            return None
+        return await self.app(scope, receive, send)
 
 
 class TrackedConsumer(AsyncWebsocketConsumer):
@@ -35,16 +53,6 @@ class TrackedConsumer(AsyncWebsocketConsumer):
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")
         await handler(message)
-
-    async def refused_as_busy(self) -> bool:
-        """Refuse the handshake while this server's database thread is more than BUSY_SECONDS
-        behind: a new socket's snapshot would queue behind the table actions and slow every
-        table here. The client tries again later, backing off (static/js/socket.js); the
-        sockets already open keep playing. docs/decisions.md, issue 13."""
-        if heartbeat().database_behind() <= BUSY_SECONDS:
-            return False
-        await self.close()
-        return True
 
     async def open_tracked(self, groups: list[str]) -> None:
         """Join `groups` and the user's own, accept, and count this socket."""

@@ -17,8 +17,6 @@ class LobbyConsumer(TrackedConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close()
             return
-        if await self.refused_as_busy():
-            return
         await self.open_tracked([LOBBY_GROUP])
         await self.send_rooms()
         self.start_beating()

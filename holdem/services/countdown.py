@@ -23,6 +23,15 @@ def countdown_set(table, seats, now=None) -> None:
     table.next_hand_at = now + timedelta(seconds=seconds)
 
 
+def countdown_after_hand(table, seats, now) -> int | None:
+    """RULES.md 2: at a hand's end, set the next countdown (the caller saves `next_hand_at` with
+    its event) if two of `seats` can play; returns its seconds, or None."""
+    if len([s for s in seats if not s.sitting_out and s.stack > 0]) < 2:
+        return None
+    countdown_set(table, seats, now)
+    return int((table.next_hand_at - now).total_seconds())
+
+
 def countdown_shorten_if_full(table, seats, now=None) -> None:
     """A table that fills up during a countdown starts within the short countdown."""
     now = now or timezone.now()

@@ -30,7 +30,7 @@ from holdem.models import (
 from holdem.options import hand_options
 from holdem.selectors import muck_choice
 from holdem.services.blinds import blind_post_for, blinds_missed_mark
-from holdem.services.countdown import countdown_set
+from holdem.services.countdown import countdown_after_hand
 from holdem.services.notify import notify_player, notify_table
 from holdem.services.seats import seat_release
 from holdem.services.time_bank import BANK_FIELDS, bank_opens, bank_refill, bank_spent
@@ -518,7 +518,7 @@ def _finish(table, state, events, now) -> None:
     if not leaving and table.status != TableStatus.CLOSING:
         # The common end: nobody leaves, so the next countdown comes in the same event.
         _sit_out_disconnected(seats.values())
-        seconds = _countdown(table, list(seats.values()), now)
+        seconds = countdown_after_hand(table, list(seats.values()), now)
         if seconds is not None:
             detail["countdown"] = seconds
         # No wallet changes when a hand ends (the chips go back to the seats): the private
@@ -550,7 +550,7 @@ def _finish(table, state, events, now) -> None:
         rows.save_fields(table, ["status"])
         notify_table(table, "closed", {})
         return
-    seconds = _countdown(table, remaining, now)
+    seconds = countdown_after_hand(table, remaining, now)
     if seconds is not None:
         notify_table(
             table,
@@ -569,15 +569,6 @@ def _sit_out_disconnected(seats) -> None:
         if seat.disconnected and not seat.sitting_out:
             seat.sitting_out = True
             rows.save_fields(seat, ["sitting_out"])
-
-
-def _countdown(table, seats, now) -> int | None:
-    """RULES.md 2: set the next countdown (saved by the caller) if two players can play; its
-    seconds, or None."""
-    if len([s for s in seats if not s.sitting_out and s.stack > 0]) < 2:
-        return None
-    countdown_set(table, seats, now)
-    return int((table.next_hand_at - now).total_seconds())
 
 
 def _log(table, seat_number, user, action, amount, street, source, action_id) -> None:
