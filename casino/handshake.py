@@ -12,14 +12,15 @@ from channels.auth import AuthMiddleware, get_user
 from channels.db import DatabaseSyncToAsync
 from channels.sessions import CookieMiddleware, SessionMiddleware
 
-# channels.auth.get_user is itself a database_sync_to_async function: the same lookup, elsewhere.
-_user_for_scope = DatabaseSyncToAsync(get_user.func, thread_sensitive=False)
-
 
 def handshake_read(function):
     """`database_sync_to_async(function)`, on a thread other than the table actions' one: for
     reads only (every write of a socket keeps to the one thread and its lock order)."""
     return DatabaseSyncToAsync(function, thread_sensitive=False)
+
+
+# channels.auth.get_user is itself a database_sync_to_async function: the same lookup, elsewhere.
+_user_for_scope = handshake_read(get_user.func)
 
 
 class HandshakeAuthMiddleware(AuthMiddleware):

@@ -14,6 +14,7 @@ about half of PostgreSQL's CPU per action (docs/performance.md, issue 13, fourth
 
 from functools import cache
 
+import psycopg
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -55,19 +56,13 @@ def _for_update() -> str:
     return " FOR UPDATE" if connection.features.has_select_for_update else ""
 
 
-@cache
-def _preparing_cursor_class():
-    import psycopg
+class PreparingCursor(psycopg.Cursor):
+    """psycopg's server-binding cursor, keeping the statement it ran where Django's query log
+    reads it (`last_executed_query`: the text with $n placeholders)."""
 
-    class PreparingCursor(psycopg.Cursor):
-        """psycopg's server-binding cursor, keeping the statement it ran where Django's query log
-        reads it (`last_executed_query`: the text with $n placeholders)."""
-
-        def _convert_query(self, query, params=None):
-            self._query = converted = super()._convert_query(query, params)
-            return converted
-
-    return PreparingCursor
+    def _convert_query(self, query, params=None):
+        self._query = converted = super()._convert_query(query, params)
+        return converted
 
 
 def _cursor():
@@ -82,7 +77,7 @@ def _cursor():
     if raw.prepare_threshold is None:
         raw.prepare_threshold = 0  # only server-binding cursors prepare: these
     with connection.wrap_database_errors:
-        return connection._prepare_cursor(_preparing_cursor_class()(raw))
+        return connection._prepare_cursor(PreparingCursor(raw))
 
 
 @cache

@@ -507,10 +507,11 @@ def _finish(table, state, events, now) -> None:
         "show_or_muck_deadline",
     )
     # Seats that leave the table now: each gets its own "left" event after "hand_ended".
+    busted = {number for number, stack in result.final_stacks.items() if stack == 0}
     leaving = [
         seat
         for seat in seats.values()
-        if (seat.stack == 0 and seat.number in result.final_stacks)
+        if seat.number in busted
         or (seat.disconnected and table.disconnect == Disconnect.CHECK_FOLD)
     ]
     detail = {"hand_id": record.pk}
@@ -529,7 +530,7 @@ def _finish(table, state, events, now) -> None:
         return
     notify_table(table, "hand_ended", detail, **ending, save=saved, balances=False)
     for seat in leaving:
-        if seat.stack == 0 and seat.number in result.final_stacks:
+        if seat.number in busted:
             seat_release(table, seat, reason="Busted")
             returned = 0
         else:

@@ -10,6 +10,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
+from holdem.heartbeat import Heartbeat
 from tests.realtime.conftest import open_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,8 +48,6 @@ def test_a_server_far_behind_takes_no_new_sockets_and_keeps_the_open_ones(
 ):
     """Under more load than it can serve, a server refuses new handshakes (the client tries
     again, backing off) rather than queueing their snapshots behind every table's actions."""
-    from holdem.heartbeat import Heartbeat
-
     table = table_room()
     cookie = session_cookie(make_player())
     behind = {"seconds": 0.0}
