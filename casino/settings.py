@@ -223,7 +223,7 @@ def redis_channel_layer(url: str, kind: str = "core") -> dict:
     }
     if kind == "pubsub":
         return {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "casino.layers.PubSubLayer",
             "CONFIG": {"hosts": [host]},
         }
     if kind != "core":

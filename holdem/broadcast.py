@@ -61,6 +61,13 @@ def send_now(messages: list[tuple[str, dict]]) -> None:
 
 
 async def _send_all(layer, messages) -> None:
+    send_many = getattr(layer, "group_send_many", None)  # casino/layers.py: one round trip
+    if send_many is not None:
+        try:
+            await send_many(messages)
+        except Exception:
+            log.exception("broadcast to %s failed", ", ".join(group for group, _ in messages))
+        return
     results = await asyncio.gather(
         *(layer.group_send(group, message) for group, message in messages),
         return_exceptions=True,

@@ -16,7 +16,7 @@ import redis.asyncio
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from holdem.models import Table
+from holdem import rows
 from holdem.services.presence import PROCESS_BEAT_SECONDS, process_beat
 
 log = logging.getLogger(__name__)
@@ -29,9 +29,7 @@ REJOIN_EVERY_SECONDS = 600
 
 def beat_and_read_seqs(table_ids: set[int]) -> dict[int, int]:
     process_beat(process_key=PROCESS_KEY)
-    if not table_ids:
-        return {}
-    return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "seq"))
+    return rows.table_seqs(table_ids)
 
 
 class Heartbeat:

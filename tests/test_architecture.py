@@ -23,6 +23,7 @@ LAYERS = {
     "casino.logging": "infra",
     "casino.origin": "infra",
     "casino.handshake": "infra",
+    "casino.layers": "infra",
     "casino.middleware": "infra",
     "casino.readonly_admin": "infra",
     "casino.serve": "infra",

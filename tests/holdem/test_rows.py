@@ -113,6 +113,23 @@ def test_many_rows_saved_in_one_statement_read_back_through_the_orm(seated):
     assert [fields(s) for s in again] == [fields(s) for s in seats]
 
 
+def test_the_seqs_of_many_tables_read_as_the_orm_reads_them_in_one_statement(seated):
+    """The heartbeat's read (holdem/heartbeat.py): one statement for any number of tables, the
+    same text each time (prepared once, not a placeholder per table)."""
+    first, _ = seated("nl50", seats=(0, 1))
+    second, _ = seated("nl50", seats=(0, 1))
+    Table.objects.filter(pk=second.pk).update(seq=41)
+    ids = {first.pk, second.pk, 10**9}  # a table deleted meanwhile is left out
+    with CaptureQueriesContext(connection) as captured:
+        seqs = rows.table_seqs(ids)
+        rows.table_seqs({first.pk})
+    assert seqs == dict(Table.objects.filter(pk__in=ids).values_list("pk", "seq"))
+    assert seqs[second.pk] == 41 and 10**9 not in seqs
+    assert rows.table_seqs(set()) == {}
+    if connection.vendor == "postgresql":
+        assert len({q["sql"] for q in captured.captured_queries}) == 1
+
+
 def test_on_postgresql_an_action_updates_the_table_row_in_place(seated, clock):
     """docs/decisions.md (issue 13, fourth slice): a mid-hand action's UPDATE writes no index
     entry (a heap-only tuple): no index covers a column it changes, and the page has room."""

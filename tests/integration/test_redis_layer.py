@@ -72,3 +72,37 @@ def test_a_channel_quiet_for_longer_than_the_blocking_pop_still_receives(redis_u
         return await asyncio.gather(scenario("pubsub"), scenario("core"))
 
     assert [m["message"] for m in asyncio.run(both())] == [{"seq": 1}, {"seq": 1}]
+
+
+def test_a_commits_messages_go_in_one_pipeline_in_order_to_every_group(redis_url):
+    """casino/layers.py: the pub/sub layer sends a commit's messages (the table's, and each
+    player's own) in one round trip; each group gets its own, in the order given."""
+
+    async def scenario():
+        web_a, web_b = make_layer(redis_url, "pubsub"), make_layer(redis_url, "pubsub")
+        table, alice = await web_b.new_channel(), await web_b.new_channel()
+        await web_b.group_add("table.9", table)
+        await web_b.group_add("table.9", alice)
+        await web_b.group_add("table.9.user.1", alice)
+        await asyncio.sleep(0.2)  # a subscription takes effect asynchronously
+        try:
+            messages = []
+            for seq in range(1, 6):
+                messages.append(("table.9", {"type": "table.message", "seq": seq, "skip": [1]}))
+                messages.append(("table.9.user.1", {"type": "table.message", "seq": seq}))
+            await web_a.group_send_many(messages)
+
+            async def take(channel, count):
+                return [await asyncio.wait_for(web_b.receive(channel), 5) for _ in range(count)]
+
+            return await take(table, 5), await take(alice, 10)
+        finally:
+            await web_a.flush()
+            await web_b.flush()
+
+    to_table, to_alice = asyncio.run(scenario())
+    assert [m["seq"] for m in to_table] == [1, 2, 3, 4, 5]
+    # Alice is in both groups: both copies arrive, each group's in order (her socket skips the
+    # table's copy, holdem/sockets.py).
+    assert [m["seq"] for m in to_alice if "skip" not in m] == [1, 2, 3, 4, 5]
+    assert [m["seq"] for m in to_alice if "skip" in m] == [1, 2, 3, 4, 5]
