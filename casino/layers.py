@@ -19,9 +19,7 @@ class PubSubLayer(RedisPubSubChannelLayer):
         for group, message in messages:
             channel = layer._get_group_channel_name(group)
             shard = layer._get_shard(channel)
-            batches.setdefault(id(shard), (shard, []))[1].append(
-                (channel, self.serialize(message))
-            )
+            batches.setdefault(id(shard), (shard, []))[1].append((channel, self.serialize(message)))
         for shard, items in batches.values():
             async with shard._lock:
                 shard._ensure_redis()
