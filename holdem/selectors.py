@@ -191,12 +191,14 @@ def private_part(
 ) -> dict:
     """What only this user may see: their seat, their hole cards and legal actions, their wallet
     (left out with `with_balance=False`: it did not change, and the client keeps the last one)."""
+    elsewhere = None
     if seat is None and not seated_here:
         seat = Seat.objects.filter(table=table, user=user).first()
-    elsewhere = None
-    if seat is None:
-        other = Seat.objects.filter(user=user).select_related("table").first()
-        elsewhere = {"table_id": other.table_id, "name": other.table.name} if other else None
+        if seat is None:
+            other = Seat.objects.filter(user=user).select_related("table").first()
+            elsewhere = {"table_id": other.table_id, "name": other.table.name} if other else None
+    # With `seated_here` and no seat, the user has just lost their seat here: a user has one seat
+    # in the site (Seat.user is one-to-one), so they sit nowhere else.
     if state is None:
         state = current_state(table)
     mine = {
