@@ -22,7 +22,7 @@ from django.conf import settings
 
 from casino import settings as site_settings
 
-if "redis" not in site_settings.CHANNEL_LAYERS["default"]["BACKEND"].lower():
+if not site_settings.REDIS_URL:
     raise RuntimeError("the floor needs REDIS_URL: it measures the site's Redis channel layer")
 
 settings.configure(
