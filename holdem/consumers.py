@@ -327,6 +327,7 @@ class TableConsumer(TrackedConsumer):
     async def send_snapshot(self) -> None:
         snapshot = await database_sync_to_async(table_snapshot)(self.table_id, self.user)
         self.last_seq = max(self.last_seq, snapshot["seq"])
+        self.seq_known = True
         await self.send_json(snapshot)
 
     async def send_error(

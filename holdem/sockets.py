@@ -5,6 +5,7 @@ Close codes (docs/protocol.md): 4401 the session signed out or is no longer vali
 opened more sockets than allowed and this was the oldest.
 """
 
+import asyncio
 import contextlib
 
 from autobahn.exception import Disconnected
@@ -20,6 +21,9 @@ from holdem.services.presence import connection_close, connection_open
 
 # A server whose database thread is this far behind takes no new sockets (BusyGate).
 BUSY_SECONDS = 1.0
+
+# A table event that arrives ahead of the one before it waits this long for it (table_message).
+REORDER_WAIT_SECONDS = 0.25
 
 CLOSE_SIGNED_OUT = 4401
 CLOSE_TOO_MANY_SOCKETS = 4008
@@ -63,6 +67,9 @@ class TrackedConsumer(AsyncWebsocketConsumer):
         self.tracked = False
         self.revoked = False
         self.last_seq = 0
+        self.seq_known = False  # a snapshot has told this socket where the table is
+        self.held: dict[int, str] = {}  # events that came ahead of their predecessor, by seq
+        self.hold_timer: asyncio.TimerHandle | None = None
         session = self.scope.get("session")
         self.session_key = session.session_key if session is not None else None
         await self.rejoin_groups()
@@ -138,6 +145,34 @@ class TrackedConsumer(AsyncWebsocketConsumer):
         if self.user.pk in event.get("skip", ()):
             return  # this user gets the same change, with their own part, in their own group
         seq = event.get("seq")
-        if seq is not None:
-            self.last_seq = max(self.last_seq, seq)
+        if seq is None:
+            await self.send(text_data=event["text"])
+            return
+        if self.seq_known and seq > self.last_seq + 1:
+            # Consecutive events of a table may be committed by different processes (a server,
+            # a Celery worker), each publishing after its own commit: the later one can come
+            # first. It waits for the one before it, briefly; past the wait it goes as it is,
+            # and the client sees the gap and asks for a snapshot (a lost broadcast).
+            self.held[seq] = event["text"]
+            if self.hold_timer is None:
+                self.hold_timer = asyncio.get_running_loop().call_later(
+                    REORDER_WAIT_SECONDS, lambda: asyncio.ensure_future(self.release_held())
+                )
+            return
+        self.last_seq = max(self.last_seq, seq)
         await self.send(text_data=event["text"])
+        while self.last_seq + 1 in self.held:
+            self.last_seq += 1
+            await self.send(text_data=self.held.pop(self.last_seq))
+        if not self.held and self.hold_timer is not None:
+            self.hold_timer.cancel()
+            self.hold_timer = None
+
+    async def release_held(self) -> None:
+        """The wait is over: send what was held, in seq order, gap and all."""
+        self.hold_timer = None
+        held, self.held = sorted(self.held.items()), {}
+        if held:
+            self.last_seq = max(self.last_seq, held[-1][0])
+        for _, text in held:
+            await self.send(text_data=text)
