@@ -262,7 +262,6 @@ class Bot:
                 max_size=2**22,
             ) as ws:
                 self.ws = ws
-                self.watch.connected.add(self)
                 while (remaining := deadline - time.monotonic()) > 0:
                     try:
                         text = await asyncio.wait_for(ws.recv(), timeout=remaining)
@@ -291,6 +290,9 @@ class Bot:
     async def on_frame(self, frame: dict, at: float) -> None:
         kind = frame.get("type")
         if kind == "snapshot":
+            # Expected to see the table's events from its first snapshot on: what came before it
+            # is in the snapshot, not in events (a bot that joins mid-action saw no event).
+            self.watch.connected.add(self)
             self.seq, self.resyncing, self.awaiting_action = frame["seq"], False, False
             self.snapshot_seq = frame["seq"]
             self.table, self.you = frame["table"], frame["you"]
