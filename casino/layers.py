@@ -15,12 +15,13 @@ class PubSubLayer(RedisPubSubChannelLayer):
         shard. Written against channels-redis 4.3's shards (its `_lock` and `_redis`; the version
         is pinned, and tests/integration/test_redis_layer.py sends through it)."""
         layer = self._get_layer()
-        batches: dict[int, tuple] = {}
+        batches: dict = {}  # shard -> [(channel, data)]
         for group, message in messages:
             channel = layer._get_group_channel_name(group)
-            shard = layer._get_shard(channel)
-            batches.setdefault(id(shard), (shard, []))[1].append((channel, self.serialize(message)))
-        for shard, items in batches.values():
+            batches.setdefault(layer._get_shard(channel), []).append(
+                (channel, self.serialize(message))
+            )
+        for shard, items in batches.items():
             async with shard._lock:
                 shard._ensure_redis()
                 async with shard._redis.pipeline(transaction=False) as pipe:

@@ -214,7 +214,7 @@ def table_seqs(table_ids) -> dict[int, int]:
     prepared statement whatever the number of tables (the ids are one array parameter; the ORM
     writes a placeholder per id, so each beat's statement was new text, parsed by psycopg and by
     the server again: 5% of a busy server's CPU at 250 tables, docs/performance.md)."""
-    ids = sorted(table_ids)
+    ids = list(table_ids)
     if not ids:
         return {}
     if connection.vendor != "postgresql":

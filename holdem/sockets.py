@@ -141,7 +141,8 @@ class TrackedConsumer(AsyncWebsocketConsumer):
 
     async def table_message(self, event) -> None:
         """A frame from the services through the channel layer, encoded there once
-        (holdem/broadcast.py): forwarded as it is."""
+        (holdem/broadcast.py): forwarded as it is, a table event in seq order (held briefly when
+        it comes ahead of the one before it)."""
         if self.user.pk in event.get("skip", ()):
             return  # this user gets the same change, with their own part, in their own group
         seq = event.get("seq")

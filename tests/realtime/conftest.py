@@ -78,9 +78,12 @@ class Socket:
         await self.communicator.disconnect()
 
 
-async def open_socket(path, user=None, cookie=None, origin=ORIGIN, name="socket"):
+async def open_socket(path, user=None, cookie=None, origin=ORIGIN, name="socket", wrap=None):
+    """A socket to the site's application (behind `wrap(application)` if given)."""
     from casino.asgi import application
 
+    if wrap is not None:
+        application = wrap(application)
     headers = [(b"host", b"127.0.0.1"), (b"origin", origin)]
     if user is not None or cookie is not None:
         key = cookie or await database_sync_to_async(session_cookie)(user)

@@ -14,34 +14,36 @@ import pytest
 from asgiref.sync import async_to_sync
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from holdem.broadcast import frame_message, send_now, table_group
 from holdem.heartbeat import heartbeat
 from holdem.models import Connection
-from tests.realtime.conftest import ORIGIN, Socket, session_cookie
+from tests.realtime.conftest import open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 class LikeDaphne:
-    """The site's application behind a `send` that, once the peer is gone, raises as Daphne's
-    websocket protocol does."""
+    """An application behind a `send` that, once the peer is gone, raises as Daphne's websocket
+    protocol does."""
 
     def __init__(self):
         self.peer_gone = False
         self.sent_after = 0
+        self.inner = None
+
+    def wrap(self, application):
+        self.inner = application
+        return self
 
     async def __call__(self, scope, receive, send):
-        from casino.asgi import application
-
         async def guarded_send(message):
             if self.peer_gone and message["type"] == "websocket.send":
                 self.sent_after += 1
                 raise Disconnected("Attempt to send on a closed protocol")
             await send(message)
 
-        return await application(scope, receive, guarded_send)
+        return await self.inner(scope, receive, guarded_send)
 
 
 def test_a_broadcast_racing_a_closed_tab_is_dropped_and_the_socket_is_counted_gone(
@@ -52,19 +54,7 @@ def test_a_broadcast_racing_a_closed_tab_is_dropped_and_the_socket_is_counted_go
     app = LikeDaphne()
 
     async def scenario():
-        cookie = await database_sync_to_async(session_cookie)(alice)
-        communicator = WebsocketCommunicator(
-            app,
-            f"/ws/table/{table.pk}/",
-            headers=[
-                (b"host", b"127.0.0.1"),
-                (b"origin", ORIGIN),
-                (b"cookie", f"sessionid={cookie}".encode()),
-            ],
-        )
-        connected, _ = await communicator.connect(timeout=3)
-        assert connected
-        sock = Socket(communicator, "alice")
+        sock = await open_socket(f"/ws/table/{table.pk}/", user=alice, wrap=app.wrap)
         assert (await sock.receive())["type"] == "snapshot"
         assert await database_sync_to_async(Connection.objects.filter(user=alice).count)() == 1
         assert len(heartbeat().sockets) == 1
@@ -78,8 +68,8 @@ def test_a_broadcast_racing_a_closed_tab_is_dropped_and_the_socket_is_counted_go
                 break
             await asyncio.sleep(0.02)
         assert app.sent_after == 1  # the frame was tried, and dropped
-        await communicator.send_input({"type": "websocket.disconnect", "code": 1001})
-        await communicator.wait(timeout=3)  # the consumer ended without an exception
+        await sock.communicator.send_input({"type": "websocket.disconnect", "code": 1001})
+        await sock.communicator.wait(timeout=3)  # the consumer ended without an exception
         assert await database_sync_to_async(Connection.objects.filter(user=alice).count)() == 0
         assert len(heartbeat().sockets) == 0
 
