@@ -9,6 +9,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
+from redis.connection import parse_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -222,9 +223,12 @@ def redis_channel_layer(url: str, kind: str = "core") -> dict:
         "max_connections": 1000,
     }
     if kind == "pubsub":
+        # Redis pub/sub ignores the database number: two sites sharing one Redis on databases of
+        # their own heard each other's tables. The database names the channels instead.
+        database = parse_url(url).get("db", 0)
         return {
             "BACKEND": "casino.layers.PubSubLayer",
-            "CONFIG": {"hosts": [host]},
+            "CONFIG": {"hosts": [host], "prefix": f"asgi.db{database}."},
         }
     if kind != "core":
         raise ValueError(f"CASINO_CHANNEL_LAYER must be core or pubsub, not {kind!r}")

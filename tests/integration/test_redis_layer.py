@@ -51,6 +51,30 @@ def test_a_group_message_reaches_a_consumer_of_another_process(redis_url, kind):
     assert asyncio.run(scenario())["message"] == {"seq": 7}
 
 
+def test_sites_on_two_databases_of_one_redis_do_not_hear_each_other(redis_url):
+    """Redis pub/sub ignores the database number: a PUBLISH on database 11 reaches a subscriber
+    on database 12. Two sites (or two test workers) sharing one Redis on their own databases heard
+    each other's tables: a frame of another site's table 9 arrived at this site's table 9."""
+    base, _, db = redis_url.rpartition("/")
+    other_url = f"{base}/{int(db) - 1 if int(db) else 1}"
+
+    async def scenario():
+        here, elsewhere = make_layer(redis_url, "pubsub"), make_layer(other_url, "pubsub")
+        ours, theirs = await here.new_channel(), await elsewhere.new_channel()
+        await here.group_add("table.4", ours)
+        await elsewhere.group_add("table.4", theirs)
+        await asyncio.sleep(0.2)  # a subscription takes effect asynchronously
+        try:
+            await elsewhere.group_send("table.4", {"type": "table.message", "site": "elsewhere"})
+            await here.group_send("table.4", {"type": "table.message", "site": "here"})
+            return await asyncio.wait_for(here.receive(ours), timeout=5)
+        finally:
+            await here.flush()
+            await elsewhere.flush()
+
+    assert asyncio.run(scenario())["site"] == "here"
+
+
 def test_a_channel_quiet_for_longer_than_the_blocking_pop_still_receives(redis_url):
     async def scenario(kind):
         layer = make_layer(redis_url, kind)
