@@ -59,6 +59,9 @@ ROOMS = {
 }
 PLAYERS = [f"e2e{n:02d}" for n in range(1, 21)]
 
+# How long a page may take to show what the server did, on a machine as loaded as the suite's.
+LOADED_MACHINE_WAIT_MS = 15_000
+
 # Rooms dealt from a stacked deck (tests/e2e/stacked_serve.py), by name. Three players: the one
 # left of the button gets aces (cards 0 and 3), the others nothing the board helps; checked
 # down, the aces are shown first and beat both others, who are then offered Show or Muck.
@@ -206,8 +209,12 @@ def browser(chromium_ready):
     """One Chromium per test module. Playwright's sync API runs an event loop in this thread
     while it is started; stopping it at the end of the module frees the thread for the tests
     (asyncio.run) that a pytest-xdist worker runs after the browser tests."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # The suite runs three workers on two cores, and this module's server and pages share them
+    # with other workers' servers: an assertion about the page waits as long as an action does
+    # (the contexts' 15 s below), not Playwright's default 5 s.
+    expect.set_options(timeout=LOADED_MACHINE_WAIT_MS)
     with sync_playwright() as driver:
         chromium = driver.chromium.launch(executable_path=chromium_ready, args=CHROMIUM_ARGS)
         yield chromium
@@ -226,7 +233,7 @@ def sign_in(site, browser):
         context = browser.new_context(
             viewport=viewport, device_scale_factor=2 if phone else 1, reduced_motion="reduce"
         )
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(LOADED_MACHINE_WAIT_MS)
         contexts.append(context)
         page = context.new_page()
         page.errors = []

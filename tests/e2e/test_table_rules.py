@@ -100,8 +100,9 @@ def shoot(page, artifacts, name):
     page.set_viewport_size(size)
 
 
-def play_calls(pages, until, timeout=60):
-    """Check or call whenever one of `pages` has the turn, until `until()` is true."""
+def play_calls(pages, until, timeout=150):
+    """Check or call whenever one of `pages` has the turn, until `until()` is true. A hand checked
+    down takes about 20 s on a quiet machine and four times that while the suite loads it."""
     deadline = time.monotonic() + timeout
     while not until():
         assert time.monotonic() < deadline, f"gave up waiting: {[console_state(p) for p in pages]}"
@@ -115,7 +116,7 @@ def play_calls(pages, until, timeout=60):
         button(actor, name).click()
         # The click took when the table moved on (a log line, or a later seq: a loaded machine
         # may bring the page a snapshot instead of the event, and a snapshot has no log lines).
-        deadline_click = time.monotonic() + 10
+        deadline_click = time.monotonic() + 30
         while (
             actor.locator("#action-log li").count() == lines
             and table_state(actor, "app.seq") == seq
@@ -319,11 +320,11 @@ def test_a_player_whose_time_runs_out_twice_is_sat_out_and_comes_back(
 
     # The idle player never acts; each of their turns runs out after 5 s (check, or fold).
     notice = idle.locator("#console .sat-out-notice")
-    play_calls([active], lambda: notice.count() > 0, timeout=90)
+    play_calls([active], lambda: notice.count() > 0)
     expect(notice).to_contain_text("You were sat out: your time ran out twice in a row.")
     expect(idle.locator("#action-log")).to_contain_text("time ran out")
     # Let the hand end (the active player checks or calls it down) before the screenshots.
-    play_calls([active], lambda: idle.locator("#stage.in-hand").count() == 0, timeout=90)
+    play_calls([active], lambda: idle.locator("#stage.in-hand").count() == 0)
     expect(notice).to_be_visible()
     expect(active.locator('.seat[data-seat="3"]')).to_have_attribute(
         "data-state", re.compile("^(sitting_out|winner)$")
