@@ -36,7 +36,9 @@ DEMO_PASSWORD = "holdem-demo"  # seed_demo's players: alice, bob, carol, dave
 QUICK = {"countdown_seconds": 2, "countdown_full_seconds": 1, "turn_seconds": 20}
 ROOMS = {
     "showdown": {"preset": "nl50", "seats": 6, **QUICK},
-    "fold": {"preset": "nl50", "seats": 6, **QUICK, "countdown_seconds": 4},
+    # Three players must all be dealt in: on a loaded machine the third took more than 4 s to sit
+    # down after the second, and the hand started heads-up without them.
+    "fold": {"preset": "nl50", "seats": 6, **QUICK, "countdown_seconds": 10},
     "all_in": {"preset": "nl50", "seats": 6, **QUICK},
     "raise": {"preset": "nl50", "seats": 9, **QUICK},
     "capped": {"preset": "fl20", "seats": 10, **QUICK},
