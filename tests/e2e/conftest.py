@@ -203,6 +203,9 @@ def site(chromium_ready):
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
+        # Kept for whoever reads a failed run (CI included): the server's side of every test.
+        ARTIFACTS.mkdir(exist_ok=True)
+        shutil.copy(workdir / "daphne.log", ARTIFACTS / "e2e-daphne.log")
         shutil.rmtree(workdir, ignore_errors=True)
 
 
