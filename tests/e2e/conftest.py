@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect, sync_playwright
 
 from tests.conftest import service_missing
 
@@ -126,10 +127,6 @@ def _manage(env, *args, timeout=120):
 def chromium_ready():
     if not Path(CHROMIUM).exists():
         service_missing(f"needs Debian's chromium at {CHROMIUM} (apt-get install -y chromium)")
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        service_missing("needs the playwright Python package")
     return CHROMIUM
 
 
@@ -214,11 +211,9 @@ def browser(chromium_ready):
     """One Chromium per test module. Playwright's sync API runs an event loop in this thread
     while it is started; stopping it at the end of the module frees the thread for the tests
     (asyncio.run) that a pytest-xdist worker runs after the browser tests."""
-    from playwright.sync_api import expect, sync_playwright
-
-    # The suite runs three workers on two cores, and this module's server and pages share them
-    # with other workers' servers: an assertion about the page waits as long as an action does
-    # (the contexts' 15 s below), not Playwright's default 5 s.
+    # On a slow or loaded machine a page takes seconds to show what the server did: an assertion
+    # about the page waits as long as an action does (the contexts' timeout below), not
+    # Playwright's default 5 s.
     expect.set_options(timeout=LOADED_MACHINE_WAIT_MS)
     with sync_playwright() as driver:
         chromium = driver.chromium.launch(executable_path=chromium_ready, args=CHROMIUM_ARGS)
