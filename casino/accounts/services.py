@@ -12,8 +12,15 @@ from casino.errors import DomainError
 def wallet_lock(*, user_ids) -> dict[int, Wallet]:
     """Lock wallets in primary-key order (STYLE.md 8: one lock order), creating missing ones."""
     ids = sorted(set(user_ids))
-    for user_id in ids:
-        Wallet.objects.get_or_create(user_id=user_id)
+    wallets = _wallets_locked(ids)
+    if len(wallets) < len(ids):  # rare: an account made before wallets were opened with it
+        for user_id in ids:
+            Wallet.objects.get_or_create(user_id=user_id)
+        wallets = _wallets_locked(ids)
+    return wallets
+
+
+def _wallets_locked(ids) -> dict[int, Wallet]:
     wallets = Wallet.objects.select_for_update().filter(user_id__in=ids).order_by("pk")
     return {wallet.user_id: wallet for wallet in wallets}
 
@@ -41,14 +48,17 @@ def wallet_adjust(
     reason = (reason or "").strip()
     if not reason:
         raise DomainError("reason_required", "a reason is required")
+    # A key of our own making is new: it needs no look-up, and no savepoint for a racing
+    # duplicate (a seat's buy-in or cash-out made four more round trips for them, issue 13).
+    fresh = idempotency_key is None
     key = idempotency_key or uuid.uuid4().hex
     with transaction.atomic():
-        existing = LedgerEntry.objects.filter(idempotency_key=key).first()
+        existing = None if fresh else LedgerEntry.objects.filter(idempotency_key=key).first()
         if existing is not None:
             return _same_entry_or_error(existing, user=user, amount=amount)
         wallet = wallet_lock(user_ids=[user.pk])[user.pk]
         # Re-check under the lock: a racing call with the same key may have just committed.
-        existing = LedgerEntry.objects.filter(idempotency_key=key).first()
+        existing = None if fresh else LedgerEntry.objects.filter(idempotency_key=key).first()
         if existing is not None:
             return _same_entry_or_error(existing, user=user, amount=amount)
         new_balance = wallet.balance + amount
@@ -59,18 +69,23 @@ def wallet_adjust(
             )
         wallet.balance = new_balance
         wallet.save(update_fields=["balance", "updated_at"])
+        entry = LedgerEntry(
+            user=user,
+            amount=amount,
+            balance_after=new_balance,
+            kind=kind,
+            reason=reason[:255],
+            actor=actor,
+            table_id=table_id,
+            idempotency_key=key,
+        )
+        if fresh:
+            entry.save(force_insert=True)
+            return entry
         try:
             with transaction.atomic():
-                return LedgerEntry.objects.create(
-                    user=user,
-                    amount=amount,
-                    balance_after=new_balance,
-                    kind=kind,
-                    reason=reason[:255],
-                    actor=actor,
-                    table_id=table_id,
-                    idempotency_key=key,
-                )
+                entry.save(force_insert=True)
+                return entry
         except IntegrityError as error:
             raise DomainError("duplicate", "this movement was already recorded") from error
 

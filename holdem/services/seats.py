@@ -7,7 +7,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.accounts.models import LedgerKind
-from casino.accounts.selectors import wallet_balance
 from casino.accounts.services import wallet_adjust, wallet_lock
 from casino.errors import DomainError
 from holdem.locks import seats_lock, table_lock
@@ -30,7 +29,7 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
             raise DomainError("bad_seat", f"this room has seats 0 to {table.seats - 1}")
         # The wallet lock (after table and seats: STYLE.md 8) also serialises one user sitting
         # down at two tables at once, which the table locks alone would not.
-        wallet_lock(user_ids=[user.pk])
+        wallet = wallet_lock(user_ids=[user.pk])[user.pk]
         mine = Seat.objects.filter(user=user).first()
         if mine is not None:
             if mine.table_id == table.pk:
@@ -42,7 +41,7 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
         if any(s.number == seat for s in seats):
             raise DomainError("seat_taken", f"seat {seat + 1} is taken")
         waiting_seat_claim(table, seat=seat, user=user)  # a seat held for the waiting list
-        balance = wallet_balance(user=user)
+        balance = wallet.balance
         limits = buy_in_limits(table, user)
         if buy_in is None:
             if table.max_buy_in is not None:
@@ -65,21 +64,6 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
             and debt is not None
             and (debt.missed_small_blind or debt.missed_big_blind)
         )
-        row = Seat.objects.create(
-            table=table,
-            number=seat,
-            user=user,
-            stack=0,
-            auto_muck=user.auto_muck,
-            time_bank_ms=table.time_bank_seconds * 1000,
-            # RULES.md 2: sitting down during a game (a hand, or the countdown between two hands
-            # of a running game) waits; wait_or_post rooms wait for the big blind or post. So
-            # does a player who left owing blinds here less than 30 minutes ago.
-            waiting_for_big_blind=table.entry == Entry.WAIT_OR_POST
-            and (game_running(table, seats) or owes),
-            missed_small_blind=owes and debt.missed_small_blind,
-            missed_big_blind=owes and debt.missed_big_blind,
-        )
         try:
             wallet_adjust(
                 user=user,
@@ -90,10 +74,29 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
             )
         except DomainError as error:
             raise DomainError(error.code, error.message) from error
-        row.stack = buy_in
-        row.save(update_fields=["stack"])
-        countdown_start_if_ready(table, [*seats, row])
-        notify_table(table, "seated", {"seat": seat, "username": user.username, "stack": buy_in})
+        row = Seat.objects.create(
+            table=table,
+            number=seat,
+            user=user,
+            stack=buy_in,
+            auto_muck=user.auto_muck,
+            time_bank_ms=table.time_bank_seconds * 1000,
+            # RULES.md 2: sitting down during a game (a hand, or the countdown between two hands
+            # of a running game) waits; wait_or_post rooms wait for the big blind or post. So
+            # does a player who left owing blinds here less than 30 minutes ago.
+            waiting_for_big_blind=table.entry == Entry.WAIT_OR_POST
+            and (game_running(table, seats) or owes),
+            missed_small_blind=owes and debt.missed_small_blind,
+            missed_big_blind=owes and debt.missed_big_blind,
+        )
+        seats = [*seats, row]
+        countdown_start_if_ready(table, seats)
+        notify_table(
+            table,
+            "seated",
+            {"seat": seat, "username": user.username, "stack": buy_in},
+            seats=seats,  # in primary-key order, as notify_table reads them: the new row is last
+        )
     return row
 
 
@@ -108,8 +111,8 @@ def table_top_up(*, table_id: int, user, amount: int) -> int:
             raise DomainError("not_seated", "you do not sit at this table")
         if seat.in_hand:
             raise DomainError("in_hand", "you are dealt in; top up when this game ends")
-        wallet_lock(user_ids=[user.pk])
-        room = top_up_room(table, seat, wallet_balance(user=user))
+        wallet = wallet_lock(user_ids=[user.pk])[user.pk]
+        room = top_up_room(table, seat, wallet.balance)
         if amount < 1:
             raise DomainError("bad_amount", "top up by at least 1 chip")
         if room < amount:

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from holdem import engine
 from holdem.models import HandAction
-from holdem.services import table_act
+from holdem.services import table_act, table_sit
 from tests.holdem.conftest import chips_everywhere, current
 
 pytestmark = pytest.mark.django_db
@@ -21,6 +21,7 @@ MID_HAND_ACT = 4
 # Measured when the budgets were set (6 players): 20 and 25.
 HAND_START = 20  # the clock's sweep that deals: the record, the participants, 6 seats, the state
 HAND_END = 25  # the last fold: the record, each stack back to its seat, wallets, the countdown
+SIT = 13  # 20 before (and 6 savepoint statements, now 2): the wallet was read 4 times
 
 
 def statements(captured) -> list[str]:
@@ -84,4 +85,22 @@ def test_a_repeated_action_id_is_answered_once_without_a_second_apply(seated, cl
     assert (first["repeated"], again["repeated"]) == (False, True)
     assert HandAction.objects.filter(client_action_id="once").count() == 1
     assert engine.legal_actions(current(table)).seat != legal.seat  # applied once: turn moved on
+    chips_everywhere()
+
+
+def test_sitting_down_stays_within_its_budget(seated, make_player, clock):
+    """A buy-in mid-game (a busted player coming back, the most common sit at a busy table): the
+    locks, the checks (one seat per player, the waiting list, the last departure), the wallet
+    moved once with its ledger line, the seat, and the event with the spectator count."""
+    table, _ = seated("nl50", seats=(0, 1, 2, 3, 4))
+    clock.advance(31)
+    user = make_player()
+    with CaptureQueriesContext(connection) as captured:
+        table_sit(table_id=table.pk, user=user, seat=5, buy_in=5_000)
+    run = statements(captured)
+    savepoints = len(captured.captured_queries) - len(run)
+    assert len(run) <= SIT, "\n".join(run)
+    # Two savepoints: the sit's own transaction (inside the test's) and the wallet's; the
+    # ledger line no longer takes a third (it was 6 statements).
+    assert savepoints <= 4, "\n".join(q["sql"] for q in captured.captured_queries)
     chips_everywhere()
