@@ -13,7 +13,8 @@ from django.utils import timezone
 from casino.accounts.models import CardBack
 from casino.accounts.selectors import wallet_balance
 from holdem import engine, preactions
-from holdem.history import hand_log, hand_story
+from holdem.history.replay import hand_log
+from holdem.history.story import hand_story
 from holdem.models import (
     DEADLINES_CLOCK,
     PROCESS_EXPIRY_SECONDS,
@@ -415,7 +416,7 @@ def hand_summary_for(record: HandRecord, user) -> dict:
         ],
         "board": record.board,
         # The complete record (every blind and amount, the pots and who collected them) and the
-        # action log: holdem/history.py hand_story.
+        # action log: holdem/history/story.py hand_story.
         **hand_story(record),
         "shown": record.shown,
         "showdown": showdown,

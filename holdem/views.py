@@ -8,7 +8,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import capfirst
 
 from casino.errors import DomainError
-from holdem.history import hand_replay, pokerstars_text
+from holdem.history.pokerstars import pokerstars_text
+from holdem.history.replayer import hand_replay
 from holdem.models import HandRecord, Seat, Table, TableStatus
 from holdem.selectors import hand_before, hand_summary_for, hands_of, rooms_for_lobby
 from holdem.services import table_switch, wallet_refill

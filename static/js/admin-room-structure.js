@@ -1,4 +1,4 @@
-// The admin's room form (holdem/admin.py TableAdmin): only the stakes of the chosen betting
+// The admin's room form (holdem/admin/rooms.py TableAdmin): only the stakes of the chosen betting
 // structure are on the form. A fieldset with a `structure-<name>` class belongs to those
 // structures only; the others are hidden and disabled, so their fields are not sent and the
 // server gives the room its structure's own values. Without this script every field is sent and

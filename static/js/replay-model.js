@@ -1,7 +1,7 @@
-// The hand replayer's steps (holdem/history.py hand_replay makes them, one per public event of
-// a finished hand) as the table client's view: the felt (felt.js) and the seats (seats.js) draw
-// a step exactly as they draw a live table. Also where each street starts, what each seat did
-// last, and how the keys move. No DOM here, so tests/js runs it under Node.
+// The hand replayer's steps (holdem/history/replayer.py hand_replay makes them, one per public
+// event of a finished hand) as the table client's view: the felt (felt.js) and the seats
+// (seats.js) draw a step exactly as they draw a live table. Also where each street starts, what
+// each seat did last, and how the keys move. No DOM here, so tests/js runs it under Node.
 
 import { chips } from "./format.js";
 import { lastActionText } from "./log.js";

@@ -272,3 +272,24 @@ def limped_flop(options=None, stacks=FOUR_DEEP):
     """Four players limp, the big blind checks: the flop with nothing bet, seat 1 to act."""
     state, _ = deal(options or nl(), stacks, 0)
     return play(state, [(3, "call"), (0, "call"), (1, "call"), (2, "check")])
+
+
+# Shared by the RULES.md 4 and 5 test files (pot shares, showdown, timeouts and disconnects).
+# A board no pocket pair below can improve to more than one pair (no straight, no flush draw
+# completes): pocket pairs rank by their own rank.
+DRY_BOARD = ("2c", "7d", "9h", "Js", "4s")
+PAIRS = {
+    "A": ("Ac", "Ad"),
+    "K": ("Kc", "Kd"),
+    "Q": ("Qc", "Qd"),
+    "T": ("Tc", "Td"),
+    "8": ("8c", "8d"),
+    "6": ("6c", "6d"),
+    "5": ("5c", "5d"),
+    "3": ("3c", "3d"),
+}
+
+
+def pots_of(state):
+    """(amount, eligible seats) of each pot of a finished hand."""
+    return [(pot.amount, set(pot.eligible)) for pot in state.result.pots]

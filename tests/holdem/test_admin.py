@@ -353,7 +353,7 @@ def test_saving_a_room_writes_its_options_and_leaves_the_game_s_columns_alone(
         clock.advance(31)
         return checks(candidate)
 
-    monkeypatch.setattr("holdem.admin.room_problems", game_moves_on_meanwhile)
+    monkeypatch.setattr("holdem.admin.room_forms.room_problems", game_moves_on_meanwhile)
     response = admin_client.post(url, {k: v for k, v in data.items() if k in shown})
     assert response.status_code == 302, errors_in(response)
     table.refresh_from_db()

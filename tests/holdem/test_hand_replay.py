@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from holdem import engine
 from holdem.engine.cards import new_deck
-from holdem.history import hand_replay, hand_story, played_at_text
+from holdem.history.replayer import hand_replay
+from holdem.history.story import hand_story, played_at_text
 from holdem.models import HandRecord
 from holdem.selectors import previous_hand_for, public_table
 from holdem.services import table_act

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from holdem.history import pokerstars_text
+from holdem.history.pokerstars import pokerstars_text
 from holdem.models import HandRecord
 from holdem.selectors import hand_summary_for, hands_of, previous_hand_for
 from tests.holdem.conftest import play_out

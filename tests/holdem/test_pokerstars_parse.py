@@ -1,8 +1,8 @@
 """The PokerStars text is faithful enough for a tracker (issue 15, 2): every exported hand is read
 back by a strict parser written here from the format's published examples (independent of
-holdem/history.py: it knows the lines, not our code) and checked against the stored hand:
-players and stacks, blinds, every action in order, the board, the pots and what each collected,
-and every chip of every player from the first line to the last."""
+holdem/history/pokerstars.py: it knows the lines, not our code) and checked against the stored
+hand: players and stacks, blinds, every action in order, the board, the pots and what each
+collected, and every chip of every player from the first line to the last."""
 
 import random
 import re
@@ -12,7 +12,7 @@ from datetime import datetime
 import pytest
 
 from holdem.engine.cards import new_deck
-from holdem.history import pokerstars_text
+from holdem.history.pokerstars import pokerstars_text
 from holdem.models import HandAction, HandRecord
 from holdem.services import hands as hand_service
 from tests.holdem.conftest import chips_everywhere, play_out

@@ -140,7 +140,7 @@ def test_a_fixed_limit_room_made_by_hand_must_follow_its_lower_stake(options, fi
 
 
 def test_the_admin_form_names_the_wrong_fixed_limit_field():
-    from holdem.admin import TableForm
+    from holdem.admin.room_forms import TableForm
 
     data = {
         "name": "admin fl",

@@ -1,5 +1,5 @@
-// The hand replayer's pure part (static/js/replay-model.js): a step of holdem/history.py's
-// hand_replay becomes the same view the table's felt and seats draw.
+// The hand replayer's pure part (static/js/replay-model.js): a step of
+// holdem/history/replayer.py's hand_replay becomes the same view the table's felt and seats draw.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
