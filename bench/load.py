@@ -23,7 +23,7 @@ reported apart and not counted. The last line is the summary:
 
     load: tables=T bots=B seconds=S hands_per_s=H p50_ms=.. p95_ms=.. p99_ms=.. errors=E
         lost_events=L chips_ok=yes|no cpu_ms_per_action=.. floor_ms_per_action=.. think=LO-HI
-                                                                                  (one line)
+        routing=spread|sticky                                                     (one line)
 """
 
 import argparse
@@ -271,9 +271,9 @@ def play(plan, args) -> dict:
     procs = args.bot_procs or max(1, min(8, math.ceil(len(plan) / 300)))
     shares: list[list[dict]] = [[] for _ in range(procs)]
     for i, entry in enumerate(plan):
-        shares[tables.index(entry["table_id"]) % procs].append(
-            {**entry, "url": urls[i % len(urls)]}
-        )
+        table = tables.index(entry["table_id"])
+        url = urls[table % len(urls)] if args.sticky else urls[i % len(urls)]
+        shares[table % procs].append({**entry, "url": url})
     now = time.monotonic()
     ramp_at = now + 2 + 0.2 * procs  # the bot processes' imports
     measure_at = ramp_at + len(plan) / args.connect_rate + args.warmup
@@ -364,6 +364,12 @@ def main(argv=None) -> int:
         "--bot-procs", type=int, default=None, help="bot processes (default: one per 300 bots, 1-8)"
     )
     parser.add_argument("--keep", action="store_true", help="leave the cluster running afterwards")
+    parser.add_argument(
+        "--sticky",
+        action="store_true",
+        help="every socket of a table on one server, as sticky routing would do (the default "
+        "spreads each table's seats over the servers, as the deployed nginx does)",
+    )
     parser.add_argument(
         "--server-env",
         action="append",
@@ -499,6 +505,7 @@ def report(args, plan, run, chips_ok, summary, log_errors, floor) -> None:
         f"p95_ms={percentile(lat, 0.95) * 1000:.0f} p99_ms={percentile(lat, 0.99) * 1000:.0f} "
         f"errors={errors} lost_events={lost} chips_ok={'yes' if chips_ok else 'no'} "
         f"cpu_ms_per_action={cpu_ms:.2f} floor_ms_per_action={floor_text} think={args.think}"
+        f" routing={'sticky' if args.sticky else 'spread'}"
     )
 
 
