@@ -69,23 +69,18 @@ def wallet_adjust(
             )
         wallet.balance = new_balance
         wallet.save(update_fields=["balance", "updated_at"])
-        entry = LedgerEntry(
-            user=user,
-            amount=amount,
-            balance_after=new_balance,
-            kind=kind,
-            reason=reason[:255],
-            actor=actor,
-            table_id=table_id,
-            idempotency_key=key,
-        )
-        if fresh:
-            entry.save(force_insert=True)
-            return entry
         try:
-            with transaction.atomic():
-                entry.save(force_insert=True)
-                return entry
+            with transaction.atomic(savepoint=not fresh):
+                return LedgerEntry.objects.create(
+                    user=user,
+                    amount=amount,
+                    balance_after=new_balance,
+                    kind=kind,
+                    reason=reason[:255],
+                    actor=actor,
+                    table_id=table_id,
+                    idempotency_key=key,
+                )
         except IntegrityError as error:
             raise DomainError("duplicate", "this movement was already recorded") from error
 

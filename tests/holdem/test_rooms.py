@@ -3,6 +3,7 @@
 import pytest
 
 from casino.errors import DomainError
+from holdem.admin.room_forms import TableForm
 from holdem.models import Table, TableStatus
 from holdem.presets import PRESETS
 from holdem.services import room_close, room_create, rooms_seed_presets, table_leave
@@ -140,8 +141,6 @@ def test_a_fixed_limit_room_made_by_hand_must_follow_its_lower_stake(options, fi
 
 
 def test_the_admin_form_names_the_wrong_fixed_limit_field():
-    from holdem.admin.room_forms import TableForm
-
     data = {
         "name": "admin fl",
         "status": "open",
