@@ -38,6 +38,7 @@ from asgiref.sync import sync_to_async  # noqa: E402
 # has pointed the settings at the benchmark's own database.
 def setup_django(redis_url: str) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+    os.environ.setdefault("DJANGO_DEBUG", "false")  # as the servers run (bin/cluster): no query log
     os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
     os.environ.setdefault("DJANGO_SECRET_KEY", "bench-0123456789abcdef0123456789abcdef0123456789")
     os.environ["REDIS_URL"] = redis_url

@@ -21,6 +21,12 @@ The last line is the summary:
     floor: tables=T sockets=S actions_per_s=.. p50_ms=.. p99_ms=.. floor_ms_per_action=..
         redis_ms_per_action=.. servers=N frame_bytes=B think=LO-HI     (one line)
 
+--transaction adds what the issue keeps for every action: before the group message, one
+committed PostgreSQL transaction on the server's database thread (lock the table's row, write its
+state and seq, log the action; bench/floor_app.py), in a database of its own (casino_floor on
+DATABASE_URL's server). It prints the PostgreSQL backends' CPU per action too, and adds
+`postgres_ms_per_action=..` and `transaction=yes` to the summary line.
+
 bench/load.py runs the same measurement beside the real site (run_floor below).
 """
 
@@ -39,13 +45,21 @@ import urllib.request
 from collections import Counter
 from pathlib import Path
 
+import psycopg
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
-from bench.procstat import CpuWindow, bot_results, measure_window, redis_pids, tree  # noqa: E402
+from bench.procstat import (  # noqa: E402
+    CpuWindow,
+    bot_results,
+    measure_window,
+    postgres_pids,
+    redis_pids,
+    tree,
+)
 
 SEATS = 6
 QUICK = "0.1-0.6"  # bots: the issue's quick players
@@ -271,13 +285,40 @@ def bots_worker() -> int:
 # --- the servers and the run ----------------------------------------------------------------------
 
 
-def server_env(redis_url: str, layer: str, encode: str) -> dict:
+FLOOR_DATABASE = "casino_floor"
+FLOOR_TABLES = """
+CREATE TABLE IF NOT EXISTS floor_table (name text PRIMARY KEY, seq integer NOT NULL, state text);
+CREATE TABLE IF NOT EXISTS floor_action (
+    id bigserial PRIMARY KEY, table_name text NOT NULL, seq integer NOT NULL,
+    seat integer, action text NOT NULL, at timestamptz NOT NULL DEFAULT now());
+TRUNCATE floor_table, floor_action;
+"""
+
+
+def floor_database() -> str:
+    """The transaction floor's database on DATABASE_URL's server (made on first use, emptied
+    for every run). Returns its URL."""
+    server = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    base = server.rsplit("/", 1)[0]
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
+        found = admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [FLOOR_DATABASE])
+        if not found.fetchone():
+            admin.execute(f"CREATE DATABASE {FLOOR_DATABASE}")
+    url = f"{base}/{FLOOR_DATABASE}"
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute(FLOOR_TABLES)
+    return url
+
+
+def server_env(redis_url: str, layer: str, encode: str, database: str | None = None) -> dict:
     env = {
         k: v
         for k, v in os.environ.items()
         if not k.startswith(("DJANGO_", "CASINO_")) and k not in ("DATABASE_URL", "REDIS_URL")
     }
     env.update(REDIS_URL=redis_url, CASINO_CHANNEL_LAYER=layer, FLOOR_ENCODE=encode)
+    if database:
+        env["FLOOR_DATABASE"] = database
     return env
 
 
@@ -354,8 +395,10 @@ def run_floor(
     connect_rate: float = 200,
     run_dir: Path = ROOT / "artifacts" / "floor",
     seed: int = 7,
+    transaction: bool = False,
 ) -> dict:
-    """Start the floor servers, play, measure, stop. Returns the figures (report() prints them)."""
+    """Start the floor servers, play, measure, stop. Returns the figures (report() prints them).
+    `transaction`: every action also commits a transaction (the module's docstring)."""
     run_dir.mkdir(parents=True, exist_ok=True)
     sockets = tables * SEATS
     procs = bot_procs or default_bot_procs(sockets)
@@ -367,7 +410,8 @@ def run_floor(
         seat_urls = [f"{urls[(t * SEATS + s) % len(urls)]}{name}/" for s in range(SEATS)]
         plans[t % procs].append((name, seat_urls))
 
-    servers = start_servers(ports, server_env(redis_url, layer, encode), run_dir)
+    database = floor_database() if transaction else None
+    servers = start_servers(ports, server_env(redis_url, layer, encode, database), run_dir)
     workers: list[subprocess.Popen] = []
     try:
         for i, mine in enumerate(plans):
@@ -394,8 +438,11 @@ def run_floor(
         worker_pids = [w.pid for w in workers]
 
         def classify(stats):
+            backends, shared = postgres_pids(stats, FLOOR_DATABASE) if transaction else ([], [])
             return {
                 "daphne": [p for pid in server_pids for p in tree(stats, pid)],
+                "postgres backends": backends,
+                "postgres shared": shared,
                 "redis": redis_pids(stats),
                 "bots": [p for pid in worker_pids for p in tree(stats, pid)],
                 "driver": [os.getpid()],
@@ -458,7 +505,11 @@ def run_floor(
         "p99_ms": percentile(merged["echo"], 0.99) * 1000,
         "all_p50_ms": percentile(merged["all"], 0.5) * 1000,
         "all_p99_ms": percentile(merged["all"], 0.99) * 1000,
+        "transaction": transaction,
         "floor_ms_per_action": per_action_ms(measured.cpu("daphne"), actions),
+        "postgres_ms_per_action": per_action_ms(
+            measured.cpu("postgres backends", "postgres shared"), actions
+        ),
         "redis_ms_per_action": per_action_ms(measured.cpu("redis"), actions),
         "bots_ms_per_action": per_action_ms(measured.cpu("bots"), actions),
         "lost_frames": merged["frames_expected"] - merged["frames_delivered"],
@@ -478,6 +529,7 @@ def report(floor: dict, prefix: str = "floor") -> None:
         f"process(es), {floor['layer']} layer, think {floor['think']} s, "
         f"{floor['frame_bytes']}-byte frames (encoded {floor['encode']}), "
         f"{floor['bot_procs']} bot processes"
+        + (", a committed transaction per action" if floor.get("transaction") else "")
     )
     print(
         f"{prefix}: measured {w.elapsed:.1f}s; actions {floor['actions']} "
@@ -498,9 +550,9 @@ def report(floor: dict, prefix: str = "floor") -> None:
         f"load average {w.load_before} before, {w.load_after} after"
     )
     print(f"{'process':<24}{'cpu %':>8}{'ms/action':>11}{'rss MB':>9}{'procs':>7}")
-    for name in ("daphne", "redis", "bots", "driver"):
+    for name in ("daphne", "postgres backends", "postgres shared", "redis", "bots", "driver"):
         usage = w.groups.get(name)
-        if usage is None:
+        if usage is None or (name.startswith("postgres") and not floor.get("transaction")):
             continue
         print(
             f"{prefix + ' ' + name:<24}{usage.cpu / w.elapsed * 100:>8.1f}"
@@ -520,6 +572,11 @@ def summary(floor: dict) -> str:
         f"p99_ms={floor['p99_ms']:.1f} floor_ms_per_action={floor['floor_ms_per_action']:.2f} "
         f"redis_ms_per_action={floor['redis_ms_per_action']:.2f} servers={floor['servers']} "
         f"frame_bytes={floor['frame_bytes']} think={floor['think']}"
+        + (
+            f" postgres_ms_per_action={floor['postgres_ms_per_action']:.2f} transaction=yes"
+            if floor.get("transaction")
+            else ""
+        )
     )
 
 
@@ -547,6 +604,11 @@ def main(argv=None) -> int:
     parser.add_argument("--connect-rate", type=float, default=200, help="new sockets per second")
     parser.add_argument("--run-dir", type=Path, default=ROOT / "artifacts" / "floor")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--transaction",
+        action="store_true",
+        help="each action also commits a PostgreSQL transaction (lock, update, log)",
+    )
     parser.add_argument("--bots-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.bots_worker:
@@ -565,6 +627,7 @@ def main(argv=None) -> int:
         connect_rate=args.connect_rate,
         run_dir=args.run_dir.resolve(),
         seed=args.seed,
+        transaction=args.transaction,
     )
     report(floor)
     print(summary(floor))

@@ -392,6 +392,11 @@ def main(argv=None) -> int:
         default=None,
         help="as many as --ports (default: each of --ports + 10)",
     )
+    floor_options.add_argument(
+        "--transaction-floor",
+        action="store_true",
+        help="also the floor with a committed transaction per action (bench/floor.py --transaction)",
+    )
     parser.add_argument("--bots-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.bots_worker:
@@ -420,9 +425,11 @@ def main(argv=None) -> int:
         audit() if not args.keep else (True, "audit skipped (--keep: cluster still running)")
     )
     log_errors = server_log_errors(args.run_dir)
-    floor = None
-    if not args.no_floor:
-        floor = floor_bench.run_floor(
+    floors = {}
+    for transaction in (False, True):
+        if args.no_floor or (transaction and not args.transaction_floor):
+            continue
+        floors[transaction] = floor_bench.run_floor(
             tables=args.tables,
             think=args.think,
             seconds=args.floor_seconds or args.seconds,
@@ -433,8 +440,9 @@ def main(argv=None) -> int:
             layer=cluster_layer(args),
             run_dir=args.run_dir / "floor",
             seed=args.seed,
+            transaction=transaction,
         )
-    report(args, plan, run, chips_ok, summary, log_errors, floor)
+    report(args, plan, run, chips_ok, summary, log_errors, floors.get(False), floors.get(True))
     return 0
 
 
@@ -444,7 +452,7 @@ def cluster_layer(args) -> str:
     return chosen or "pubsub"
 
 
-def report(args, plan, run, chips_ok, summary, log_errors, floor) -> None:
+def report(args, plan, run, chips_ok, summary, log_errors, floor, transaction_floor=None) -> None:
     figures: Figures = run["figures"]
     window = run["window"]
     elapsed = window.elapsed
@@ -494,6 +502,19 @@ def report(args, plan, run, chips_ok, summary, log_errors, floor) -> None:
             f"load: server CPU per action {cpu_ms:.2f} ms = {cpu_ms / floor_ms:.1f}x the floor "
             f"({floor_ms:.2f} ms of Daphne; with Redis {floor_ms + floor['redis_ms_per_action']:.2f} ms); "
             f"target at most 2x"
+        )
+    if floor is not None and transaction_floor is not None:
+        floor_bench.report(transaction_floor, prefix="transaction floor")
+        print(floor_bench.summary(transaction_floor))
+        least = (
+            transaction_floor["floor_ms_per_action"]
+            + transaction_floor["postgres_ms_per_action"]
+            + transaction_floor["redis_ms_per_action"]
+        )
+        print(
+            f"load: a committed transaction per action alone costs {least:.2f} ms of server CPU "
+            f"(Daphne, PostgreSQL, Redis) = {least / floor_ms:.1f}x the floor; the site "
+            f"{cpu_ms:.2f} ms = {cpu_ms / least:.1f}x that"
         )
     errors = figures.error_count + log_errors
     lost = figures.lost_events + figures.reordered + figures.duplicates
