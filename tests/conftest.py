@@ -1,8 +1,11 @@
 """Shared test fixtures: real services when present; on CI a missing service is a failure."""
 
+import gc
 import os
+import threading
 
 import pytest
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.urls import reverse
 from django_otp.oath import totp
 
@@ -124,3 +127,24 @@ SLOW_DIRS = tuple(
 def pytest_itemcollected(item):
     if str(item.path).startswith(SLOW_DIRS):
         item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item, nextitem):
+    """Before the last test's teardown drops the test databases: close the connections other
+    threads left open (PostgreSQL will not drop a database with sessions on it). A websocket
+    test runs the site's application in an event loop of its own (`async_to_sync`); its
+    consumers' database calls run in that loop's worker threads, which end with the loop (or
+    are about to) and keep their connection (CONN_MAX_AGE: persistent, as in production, where
+    those threads live as long as the server). Nothing runs in them any more."""
+    if nextitem is not None:
+        return
+    here = threading.get_ident()
+    for wrapper in gc.get_objects():
+        if (
+            issubclass(type(wrapper), BaseDatabaseWrapper)  # type(): a dead weak proxy raises
+            and wrapper.connection is not None
+            and wrapper._thread_ident != here
+        ):
+            wrapper.connection.close()  # not wrapper.close(): that one is for its own thread
+            wrapper.connection = None

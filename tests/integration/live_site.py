@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import signal
+import socket
 import subprocess
 import tempfile
 import threading
@@ -196,8 +197,6 @@ class TcpProxy:
     """A TCP relay to PostgreSQL that can be cut, to take the database away from a server."""
 
     def __init__(self, target_port: int = 5432):
-        import socket
-
         self.target = ("127.0.0.1", target_port)
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
@@ -207,8 +206,6 @@ class TcpProxy:
         threading.Thread(target=self.accept_forever, daemon=True).start()
 
     def accept_forever(self):
-        import socket
-
         while True:
             try:
                 client, _ = self.listener.accept()
@@ -229,6 +226,9 @@ class TcpProxy:
 
     @staticmethod
     def pump(source, sink):
+        """Copy one way until either end closes, then close both. Shut down before closing: a
+        bare close() does not wake the other direction's thread blocked in recv(), which kept
+        the socket (and PostgreSQL's session on it) open until the process ended."""
         try:
             while data := source.recv(65536):
                 sink.sendall(data)
@@ -237,12 +237,12 @@ class TcpProxy:
         finally:
             for end in (source, sink):
                 with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+                with contextlib.suppress(OSError):
                     end.close()
 
     def cut(self):
         """Every open connection dies and new ones are refused."""
-        import socket
-
         self.up = False
         with self.lock:
             pairs, self.pairs = self.pairs, []
