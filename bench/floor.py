@@ -23,7 +23,7 @@ The last line is the summary:
 
 --transaction adds what the issue keeps for every action: before the group message, one
 committed PostgreSQL transaction on the server's database thread (lock the table's row, write its
-state and seq, log the action; bench/floor_app.py), in a database of its own (casino_floor on
+state and seq, log the action; bench/floor_db.py), in a database of its own (casino_floor on
 DATABASE_URL's server). It prints the PostgreSQL backends' CPU per action too, and adds
 `postgres_ms_per_action=..` and `transaction=yes` to the summary line.
 
@@ -31,11 +31,9 @@ bench/load.py runs the same measurement beside the real site (run_floor below).
 """
 
 import argparse
-import asyncio
 import json
 import math
 import os
-import random
 import secrets
 import signal
 import subprocess
@@ -45,13 +43,11 @@ import urllib.request
 from collections import Counter
 from pathlib import Path
 
-import psycopg
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
+from bench import floor_db  # noqa: E402
+from bench.floor_bots import SEATS  # noqa: E402
 from bench.procstat import (  # noqa: E402
     CpuWindow,
     bot_results,
@@ -61,7 +57,6 @@ from bench.procstat import (  # noqa: E402
     tree,
 )
 
-SEATS = 6
 QUICK = "0.1-0.6"  # bots: the issue's quick players
 HUMAN = "1.5-4"  # a human pace
 
@@ -100,214 +95,7 @@ def per_action_ms(seconds: float, actions: int) -> float:
     return seconds * 1000 / actions if actions else float("nan")
 
 
-# --- the bots (a process of their own: `floor.py --bots-worker`, the plan on stdin) ---------------
-
-
-class Table:
-    """Six sockets of one table; one seat acts at a time, the next when its frame arrives."""
-
-    def __init__(self, name: str, urls: list[str], plan: dict, rng: random.Random, result: dict):
-        self.name = name
-        self.urls = urls
-        self.plan = plan
-        self.think = plan["think"]
-        self.rng = rng
-        self.result = result
-        self.sockets: list = [None] * SEATS
-        self.readers: list[asyncio.Task] = []
-        self.pending: dict[str, list] = {}  # action_id -> [seat, sent, delivered, measured]
-        self.seq = 0
-        self.playing = False
-        self.acting: asyncio.Task | None = None
-        self.progress = time.monotonic()
-
-    async def open(self, seat: int) -> None:
-        try:
-            ws = await connect(self.urls[seat], proxy=None, open_timeout=30, max_size=2**22)
-        except Exception as failed:  # refused, timed out: counted, the table will not play
-            self.result["errors"][f"connect_{type(failed).__name__}"] += 1
-            return
-        self.sockets[seat] = ws
-        self.readers.append(asyncio.create_task(self.read(seat, ws)))
-
-    async def read(self, seat: int, ws) -> None:
-        try:
-            async for text in ws:
-                self.on_frame(seat, text, time.monotonic())
-        except ConnectionClosed as closed:
-            if self.playing:
-                code = closed.rcvd.code if closed.rcvd else "abnormal"
-                self.result["errors"][f"closed_{code}"] += 1
-        self.sockets[seat] = None
-
-    def on_frame(self, seat: int, text: str, at: float) -> None:
-        event = json.loads(text)
-        self.progress = at
-        entry = self.pending.get(event["action_id"])
-        if entry is not None:
-            entry[2] += 1
-            measured = entry[3]
-            if measured:
-                self.result["frames_delivered"] += 1
-            if seat == entry[0] and measured:
-                self.result["echo"].append(at - entry[1])
-            if entry[2] == SEATS:
-                del self.pending[event["action_id"]]
-                if measured:
-                    self.result["all"].append(at - entry[1])
-        if seat == (event["seat"] + 1) % SEATS:
-            self.turn(seat)
-
-    def turn(self, seat: int) -> None:
-        if self.playing and (self.acting is None or self.acting.done()):
-            self.acting = asyncio.create_task(self.act(seat))
-
-    async def act(self, seat: int) -> None:
-        await asyncio.sleep(self.rng.uniform(*self.think))
-        ws = self.sockets[seat]
-        if not self.playing or ws is None:
-            return
-        self.seq += 1
-        action_id = secrets.token_hex(8)
-        sent = time.monotonic()
-        measured = self.plan["measure_at"] <= sent < self.plan["end_at"]
-        self.pending[action_id] = [seat, sent, 0, measured]
-        if measured:
-            self.result["actions"] += 1
-            self.result["frames_expected"] += SEATS
-        self.progress = sent
-        frame = {
-            "type": "act",
-            "action": "call",
-            "seat": seat,
-            "seq": self.seq,
-            "action_id": action_id,
-            "size": self.plan["frame_bytes"],
-        }
-        try:
-            await ws.send(json.dumps(frame))
-        except Exception:
-            self.result["errors"]["send_failed"] += 1
-
-    async def watch(self) -> None:
-        """A table whose frame was lost would wait for ever: after 5 s of silence past the
-        longest think, the next seat acts again (counted as a stall)."""
-        while self.playing:
-            await asyncio.sleep(1)
-            if self.playing and time.monotonic() - self.progress > 5 + self.think[1]:
-                self.result["stalls"] += 1
-                self.progress = time.monotonic()
-                self.turn(self.rng.randrange(SEATS))
-
-
-async def loop_lag(lags: list, plan: dict) -> None:
-    """How late this process's event loop runs during the window: the bots' share of latency."""
-    while time.monotonic() < plan["end_at"]:
-        started = time.monotonic()
-        await asyncio.sleep(0.05)
-        if plan["measure_at"] <= started:
-            lags.append(time.monotonic() - started - 0.05)
-
-
-async def wait_until(moment: float) -> None:
-    await asyncio.sleep(max(0.0, moment - time.monotonic()))
-
-
-async def bots(plan: dict) -> dict:
-    result = {
-        "actions": 0,
-        "echo": [],
-        "all": [],
-        "frames_expected": 0,
-        "frames_delivered": 0,
-        "stalls": 0,
-        "errors": Counter(),
-        "lag": [],
-        "connected": 0,
-        "sockets": 0,
-    }
-    plan["think"] = tuple(plan["think"])
-    rng = random.Random(plan["seed"])
-    tables = [
-        Table(name, urls, plan, random.Random(rng.random()), result)
-        for name, urls in plan["tables"]
-    ]
-    opening = []
-    for table in tables:  # sockets open at a steady rate
-        for seat in range(SEATS):
-            opening.append(asyncio.create_task(table.open(seat)))
-            await asyncio.sleep(1 / plan["connect_rate"])
-    await asyncio.gather(*opening)
-    result["sockets"] = len(opening)
-    # Every socket is open (or failed): say so, and wait for the times of the run.
-    sys.stdout.write(json.dumps({"open": sum(1 for t in tables for ws in t.sockets if ws)}) + "\n")
-    sys.stdout.flush()
-    times = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    plan.update(json.loads(times))
-    await wait_until(plan["play_at"])
-    lag_task = asyncio.create_task(loop_lag(result["lag"], plan))
-    watchers = []
-    for table in tables:
-        if all(table.sockets):
-            table.playing = True
-            table.progress = time.monotonic()
-            table.turn(0)
-            watchers.append(asyncio.create_task(table.watch()))
-        else:
-            result["errors"]["table_not_complete"] += 1
-    await wait_until(plan["end_at"])
-    result["connected"] = sum(1 for t in tables for ws in t.sockets if ws is not None)
-    for table in tables:  # no new acts; the frames of the window's acts may still come
-        table.playing = False
-    give_up = time.monotonic() + 10
-    while time.monotonic() < give_up and any(
-        entry[3] for table in tables for entry in table.pending.values()
-    ):
-        await asyncio.sleep(0.1)
-    await asyncio.gather(
-        *(ws.close() for table in tables for ws in table.sockets if ws is not None),
-        return_exceptions=True,
-    )
-    readers = [task for table in tables for task in table.readers]
-    await asyncio.gather(lag_task, *watchers, *readers, return_exceptions=True)
-    result["lost_echoes"] = sum(1 for t in tables for e in t.pending.values() if e[3] and e[2] == 0)
-    return result
-
-
-def bots_worker() -> int:
-    plan = json.loads(sys.stdin.readline())
-    result = asyncio.run(bots(plan))
-    result["errors"] = dict(result["errors"])
-    sys.stdout.write(json.dumps(result) + "\n")
-    return 0
-
-
 # --- the servers and the run ----------------------------------------------------------------------
-
-
-FLOOR_DATABASE = "casino_floor"
-FLOOR_TABLES = """
-CREATE TABLE IF NOT EXISTS floor_table (name text PRIMARY KEY, seq integer NOT NULL, state text);
-CREATE TABLE IF NOT EXISTS floor_action (
-    id bigserial PRIMARY KEY, table_name text NOT NULL, seq integer NOT NULL,
-    seat integer, action text NOT NULL, at timestamptz NOT NULL DEFAULT now());
-TRUNCATE floor_table, floor_action;
-"""
-
-
-def floor_database() -> str:
-    """The transaction floor's database on DATABASE_URL's server (made on first use, emptied
-    for every run). Returns its URL."""
-    server = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
-    base = server.rsplit("/", 1)[0]
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
-        found = admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [FLOOR_DATABASE])
-        if not found.fetchone():
-            admin.execute(f"CREATE DATABASE {FLOOR_DATABASE}")
-    url = f"{base}/{FLOOR_DATABASE}"
-    with psycopg.connect(url, autocommit=True) as db:
-        db.execute(FLOOR_TABLES)
-    return url
 
 
 def server_env(redis_url: str, layer: str, encode: str, database: str | None = None) -> dict:
@@ -410,14 +198,17 @@ def run_floor(
         seat_urls = [f"{urls[(t * SEATS + s) % len(urls)]}{name}/" for s in range(SEATS)]
         plans[t % procs].append((name, seat_urls))
 
-    database = floor_database() if transaction else None
+    database = None
+    if transaction:
+        server = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+        database = floor_db.prepare(server, [name for mine in plans for name, _ in mine])
     servers = start_servers(ports, server_env(redis_url, layer, encode, database), run_dir)
     workers: list[subprocess.Popen] = []
     try:
         for i, mine in enumerate(plans):
             log = open(run_dir / f"floor-bots-{i}.log", "w")  # noqa: SIM115
             worker = subprocess.Popen(
-                [sys.executable, str(Path(__file__).resolve()), "--bots-worker"],
+                [sys.executable, str(Path(__file__).with_name("floor_bots.py"))],
                 cwd=ROOT,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -438,7 +229,7 @@ def run_floor(
         worker_pids = [w.pid for w in workers]
 
         def classify(stats):
-            backends, shared = postgres_pids(stats, FLOOR_DATABASE) if transaction else ([], [])
+            backends, shared = postgres_pids(stats, floor_db.DATABASE) if transaction else ([], [])
             return {
                 "daphne": [p for pid in server_pids for p in tree(stats, pid)],
                 "postgres backends": backends,
@@ -609,10 +400,7 @@ def main(argv=None) -> int:
         action="store_true",
         help="each action also commits a PostgreSQL transaction (lock, update, log)",
     )
-    parser.add_argument("--bots-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.bots_worker:
-        return bots_worker()
     floor = run_floor(
         tables=args.tables,
         think=args.think,

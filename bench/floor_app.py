@@ -13,22 +13,19 @@ group (FLOOR_ENCODE=each re-encodes a dict per socket instead, as `send_json` do
 The channel layer is the site's: casino/settings.py builds CHANNEL_LAYERS from REDIS_URL and
 CASINO_CHANNEL_LAYER (pubsub as bin/cluster, or core), and only that setting is taken from it.
 
-FLOOR_DATABASE (a PostgreSQL URL; bench/floor.py --transaction) adds what the issue keeps for
-every action, and nothing else: before the group message, one transaction on the process's one
-database thread (as Channels' `database_sync_to_async`) that locks the table's row, writes its
-new state and sequence number, appends the action's line, and commits. Statements prepared once,
-no ORM, no engine, no seats, no private parts: the least a committed action can cost.
+FLOOR_DATABASE (a PostgreSQL URL; bench/floor.py --transaction) adds, before the group message,
+one action's transaction on the process's one database thread (bench/floor_db.py): the least a
+committed action can cost.
 """
 
 import json
 import os
-import threading
 
 import django
-import psycopg
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from bench.floor_db import commit_act
 from casino import settings as site_settings
 
 if not site_settings.REDIS_URL:
@@ -55,51 +52,7 @@ CHANNELS_DISPATCH = os.environ.get("FLOOR_DISPATCH", "direct") == "channels"
 MAX_SIZE = 64 * 1024
 _padding: dict[int, str] = {}
 DATABASE = os.environ.get("FLOOR_DATABASE")
-STATE = "s" * 1500  # about the size of a hand's saved state (Table.hand_state) mid-hand
-# FLOOR_WRITES=one: the state's UPDATE and the action's INSERT as one statement (a CTE).
-ONE_WRITE = os.environ.get("FLOOR_WRITES") == "one"
-_local = threading.local()
-
-
-def commit_act(table: str, frame: dict) -> int:
-    """The table action's transaction: lock, write the state and seq, log the action, commit.
-    Returns the new seq. Runs on the database thread (one connection per thread)."""
-    db = getattr(_local, "db", None)
-    if db is None:
-        db = _local.db = psycopg.connect(DATABASE, prepare_threshold=0)
-    with db.transaction():
-        row = db.execute(
-            "SELECT seq, state FROM floor_table WHERE name = %s FOR UPDATE", [table]
-        ).fetchone()
-        if row is None:
-            db.execute(
-                "INSERT INTO floor_table (name, seq, state) VALUES (%s, 0, %s)"
-                " ON CONFLICT (name) DO NOTHING",
-                [table, STATE],
-            )
-            row = db.execute(
-                "SELECT seq, state FROM floor_table WHERE name = %s FOR UPDATE", [table]
-            ).fetchone()
-        seq = row[0] + 1
-        line = [table, seq, frame.get("seat"), frame.get("action") or ""]
-        if ONE_WRITE:
-            db.execute(
-                "WITH saved AS (UPDATE floor_table SET seq = %s, state = %s WHERE name = %s)"
-                " INSERT INTO floor_action (table_name, seq, seat, action)"
-                " VALUES (%s, %s, %s, %s)",
-                [seq, row[1], table, *line],
-            )
-        else:
-            db.execute(
-                "UPDATE floor_table SET seq = %s, state = %s WHERE name = %s", [seq, row[1], table]
-            )
-            db.execute(
-                "INSERT INTO floor_action (table_name, seq, seat, action) VALUES (%s, %s, %s, %s)",
-                line,
-            )
-    return seq
-
-
+# The hop to the process's one database thread, as Channels' `database_sync_to_async` makes it.
 commit_on_db_thread = sync_to_async(commit_act, thread_sensitive=True)
 
 
@@ -131,7 +84,8 @@ class FloorConsumer(AsyncWebsocketConsumer):
         await getattr(self, get_handler_name(message))(message)
 
     async def connect(self):
-        self.group = f"floor.{self.scope['url_route']['kwargs']['table']}"
+        self.table = self.scope["url_route"]["kwargs"]["table"]
+        self.group = f"floor.{self.table}"
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
 
@@ -141,7 +95,9 @@ class FloorConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         frame = json.loads(text_data)
         if DATABASE:
-            frame["seq"] = await commit_on_db_thread(self.group, frame)
+            frame["seq"] = await commit_on_db_thread(
+                DATABASE, self.table, frame.get("seat"), frame.get("action") or ""
+            )
         if ENCODE_EACH:
             message = {"type": "floor.event", "event": json.loads(event_text(frame))}
         else:

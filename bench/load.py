@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
 from bench import floor as floor_bench  # noqa: E402
+from bench import floor_bots  # noqa: E402
 from bench.bots import Bot, Figures, TableWatch, parse_think, percentile  # noqa: E402
 from bench.procstat import bot_results, measure_window, postgres_pids, redis_pids, tree  # noqa: E402
 
@@ -226,17 +227,17 @@ async def bots(plan: dict) -> dict:
                 seat=entry["seat"],
             )
         )
-    await floor_bench.wait_until(plan["ramp_at"])
+    await floor_bots.wait_until(plan["ramp_at"])
     tasks = []
     for bot in players:  # open the tabs at a steady rate, like players arriving
         tasks.append(asyncio.create_task(bot.run(plan["end_at"] + 0.5)))
         await asyncio.sleep(1 / plan["connect_rate"])
     lag: list[float] = []
-    lag_task = asyncio.create_task(floor_bench.loop_lag(lag, plan))
-    await floor_bench.wait_until(plan["measure_at"])
+    lag_task = asyncio.create_task(floor_bots.loop_lag(lag, plan))
+    await floor_bots.wait_until(plan["measure_at"])
     figures.measuring = True
     actions_before = figures.actions_sent
-    await floor_bench.wait_until(plan["end_at"])
+    await floor_bots.wait_until(plan["end_at"])
     figures.measuring = False
     actions = figures.actions_sent - actions_before
     connected = sum(len(w.connected) for w in watches.values())
@@ -425,10 +426,9 @@ def main(argv=None) -> int:
         audit() if not args.keep else (True, "audit skipped (--keep: cluster still running)")
     )
     log_errors = server_log_errors(args.run_dir)
+    kinds = [] if args.no_floor else [False, True] if args.transaction_floor else [False]
     floors = {}
-    for transaction in (False, True):
-        if args.no_floor or (transaction and not args.transaction_floor):
-            continue
+    for transaction in kinds:  # the plain floor, and the one with a transaction if asked
         floors[transaction] = floor_bench.run_floor(
             tables=args.tables,
             think=args.think,
