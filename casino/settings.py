@@ -171,6 +171,10 @@ AXES_DISABLE_ACCESS_LOG = (
     True  # the throttle needs failures only; a row per sign-in would only grow
 )
 OTP_TOTP_ISSUER = "Hold'em Casino"
+# Wrong codes are counted and limited by casino/accounts/second_factor.py (the sign-in page's
+# limit and cool-off); django-otp's own back-off (1 s, 2 s, 4 s...) refused a code typed straight
+# after one wrong one as "too many".
+OTP_TOTP_THROTTLE_FACTOR = 0
 OTP_ADMIN_HIDE_SENSITIVE_DATA = True  # a device's secret is shown once, at enrolment
 
 AUTH_PASSWORD_VALIDATORS = [

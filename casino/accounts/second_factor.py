@@ -1,7 +1,11 @@
 """Two-factor sign-in for staff who may create chips: who must pass it, enrolling a TOTP device
 (django-otp) and checking a code. The admin site (admin_site.py) asks for it; nothing else does."""
 
+import math
+
+from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from casino.errors import DomainError
@@ -39,34 +43,58 @@ def totp_device_enrol(*, user, name: str = "authenticator", replace: bool = Fals
         return TOTPDevice.objects.create(user=user, name=name, confirmed=True)
 
 
+def _paused_until(device):
+    """When the code page opens again for this device after the limit's worth of wrong codes in a
+    row (the sign-in page's AXES_FAILURE_LIMIT and cool-off), or None while codes are checked."""
+    if device.throttling_failure_count < settings.AXES_FAILURE_LIMIT:
+        return None
+    if device.throttling_failure_timestamp is None:
+        return None
+    until = device.throttling_failure_timestamp + settings.AXES_COOLOFF_TIME
+    return until if until > timezone.now() else None
+
+
+def _pause_words() -> str:
+    minutes = math.ceil(settings.AXES_COOLOFF_TIME.total_seconds() / 60)
+    return (
+        f"Too many wrong codes ({settings.AXES_FAILURE_LIMIT} in a row): the code page is paused "
+        f"for {minutes} minutes. Then enter the newest code from your app."
+    )
+
+
 def totp_token_verify(*, user, token: str) -> TOTPDevice:
     """The user's device that accepts `token`, else DomainError.
 
-    Each device refuses a code it has already accepted, and after a wrong code it refuses every
-    code for 1 s, then 2 s, 4 s, ... (django-otp's throttle, kept in the device row, so every web
-    server sees it). The refusal is raised after the commit: rolling back would forget the count."""
+    Each device refuses a code it has already accepted. Wrong codes are counted in the device row
+    (so every web server sees them); after AXES_FAILURE_LIMIT of them in a row the device accepts
+    nothing for AXES_COOLOFF_TIME, as the sign-in page does with passwords. The refusal is raised
+    after the commit: rolling back would forget the count."""
     token = "".join((token or "").split())
     if not token.isdigit():
         raise DomainError("bad_token", "Enter the code your authenticator app shows (digits only).")
-    checked = found = False
+    found = False
+    tries_left = None
     with transaction.atomic():
         for device in totp_devices_for(user).select_for_update():
             found = True
-            if not device.verify_is_allowed()[0]:
+            if _paused_until(device) is not None:
                 continue
-            checked = True
+            if device.throttling_failure_count >= settings.AXES_FAILURE_LIMIT:
+                device.throttle_reset(commit=False)  # the cool-off is over: a fresh count
             if device.verify_token(token):
                 return device
+            left = max(0, settings.AXES_FAILURE_LIMIT - device.throttling_failure_count)
+            tries_left = left if tries_left is None else max(tries_left, left)
     if not found:
         raise DomainError(
             "no_device",
             "Your account can adjust chips, so the admin needs a code from an authenticator app, and "
             "none is enrolled yet: ask an operator to run manage.py totp_enrol for you.",
         )
-    if not checked:
-        raise DomainError(
-            "throttled", "Too many wrong codes: wait a little, then enter the newest code."
-        )
+    if tries_left is None or tries_left == 0:
+        raise DomainError("throttled", _pause_words())
     raise DomainError(
-        "wrong_token", "That code is wrong or already used: enter the newest code from your app."
+        "wrong_token",
+        "That code is wrong or already used: enter the newest code from your app "
+        f"({tries_left} {'try' if tries_left == 1 else 'tries'} left).",
     )
