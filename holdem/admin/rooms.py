@@ -22,6 +22,7 @@ from holdem.admin.room_forms import PresetRoomForm, TableForm
 from holdem.models import Table
 from holdem.selectors import stakes_label
 from holdem.services import room_close, room_create, room_reopen
+from holdem.services.rooms import room_add, room_options_update
 
 
 @admin.register(Table)
@@ -90,9 +91,9 @@ class TableAdmin(CardsHiddenAdmin):
             # The room's options only: the game's columns (the hand in play, its clocks, its
             # sequence number) may have moved on since this request read the row, and saving
             # the whole row would put them back.
-            obj.save(update_fields=OPTION_FIELDS)
+            room_options_update(table=obj, fields=OPTION_FIELDS)
         else:
-            super().save_model(request, obj, form, change)
+            room_add(table=obj)  # the form checked the options with the same rules
 
     def get_urls(self):
         return [

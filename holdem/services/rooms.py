@@ -1,12 +1,15 @@
-"""Rooms: created from a preset (RULES.md 7) or by hand, validated, closed by an admin."""
+"""Rooms: created from a preset (RULES.md 7) or by hand, validated, changed and closed by an
+admin; every such change is announced to the lobbies and the table pages' room switchers."""
 
 from django.db import transaction
 
 from casino.errors import DomainError
+from holdem.broadcast import LOBBY_GROUP, frame_message, send_on_commit, table_group
 from holdem.locks import seats_lock, table_lock
 from holdem.models import Table, TableStatus
 from holdem.options import room_problems
 from holdem.presets import PRESETS
+from holdem.selectors import room_summary
 from holdem.services.notify import notify_table
 from holdem.services.seats import seat_release
 
@@ -21,7 +24,12 @@ def room_create(*, name: str, preset: str | None = None, **options) -> Table:
             )
         values.update({k: v for k, v in PRESETS[preset].items() if k != "name"})
     values.update(options)
-    table = Table(name=name, preset=preset or "", **values)
+    return room_add(table=Table(name=name, preset=preset or "", **values))
+
+
+def room_add(*, table: Table) -> Table:
+    """Save a new room (`table`, not saved yet: room_create's, or the admin form's) and announce
+    it; refused if it cannot be played."""
     problems = room_problems(table)
     if problems:
         raise DomainError(
@@ -29,8 +37,32 @@ def room_create(*, name: str, preset: str | None = None, **options) -> Table:
             "this room cannot be played: " + "; ".join(problems.values()),
             fields=problems,
         )
-    table.save()
+    with transaction.atomic():
+        table.save()
+        _room_announce(table)
     return table
+
+
+def room_options_update(*, table: Table, fields) -> Table:
+    """Save an admin's change of a room's options (the columns `fields` of `table`, the form's
+    copy) and announce it. Only those columns are written: the game's own (the hand in play, its
+    clocks, its sequence number) may have moved on since the form read the row."""
+    with transaction.atomic():
+        table.save(update_fields=list(fields))
+        _room_announce(Table.objects.get(pk=table.pk))
+    return table
+
+
+def _room_announce(table: Table, lobby: bool = True) -> None:
+    """After commit, the room as the lobby lists it goes to the lobby and to every open table's
+    page (its room switcher). Rare (an admin's doing), so one message per open table is cheap;
+    seat changes stay off the table groups (docs/decisions.md, the room switcher)."""
+    message = frame_message({"type": "room", "room": room_summary(table)})
+    tables = Table.objects.exclude(status=TableStatus.CLOSED).exclude(pk=table.pk)
+    groups = [table_group(pk) for pk in tables.values_list("pk", flat=True)]
+    if lobby:
+        groups.append(LOBBY_GROUP)
+    send_on_commit([(group, message) for group in groups])
 
 
 def rooms_seed_presets() -> int:
@@ -53,12 +85,14 @@ def room_close(*, table_id: int) -> Table:
             table.status = TableStatus.CLOSING  # the end of the hand finishes the closing
             table.save(update_fields=["status", "next_hand_at"])
             notify_table(table, "closing", {})
+            _room_announce(table)
             return table
         for seat in seats_lock(table):
             seat_release(table, seat, reason=f"Room {table.name} closed")
         table.status = TableStatus.CLOSED
         table.save(update_fields=["status", "next_hand_at"])
-        notify_table(table, "closed", {})
+        notify_table(table, "closed", {})  # the lobby hears it with the table's event
+        _room_announce(table, lobby=False)
     return table
 
 
@@ -71,5 +105,6 @@ def room_reopen(*, table_id: int) -> Table:
             raise DomainError("in_hand", "the room is still finishing a hand")
         table.status = TableStatus.OPEN
         table.save(update_fields=["status"])
-        notify_table(table, "opened", {})
+        notify_table(table, "opened", {})  # the lobby hears it with the table's event
+        _room_announce(table, lobby=False)
     return table

@@ -263,6 +263,13 @@ export class TableApp {
       case "chat":
         if (frame.line) this.chat.add(frame.line);
         return;
+      case "room":
+        // An admin made, changed or closed a room: the room switcher follows at once.
+        if (frame.room && Array.isArray(this.rooms)) {
+          const others = this.rooms.filter((room) => room.id !== frame.room.id);
+          this.rooms = frame.room.status === "closed" ? others : [...others, { ...this.rooms.find((room) => room.id === frame.room.id), ...frame.room }].sort((a, b) => a.id - b.id);
+        }
+        break;
       case "chat_muted":
         this.chat.setMuted(frame.user_ids);
         return;
