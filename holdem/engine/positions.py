@@ -1,7 +1,9 @@
-"""Where the button and the blinds fall among the seats dealt in (RULES.md 3).
+"""Where the button and the blinds fall among the seats dealt in (RULES.md 3), and which posts
+may join them (RULES.md 2).
 
 `start_hand` places a hand's blinds with `blind_indexes`; the tables call `blind_seats` and
-`next_button` before a hand, to decide who waits for the big blind and who misses a blind.
+`next_button` before a hand, to decide who waits for the big blind and who misses a blind, and
+`posts_allowed` to decide whose post is taken.
 """
 
 from collections.abc import Iterable, Sequence
@@ -47,3 +49,24 @@ def next_button(previous: int | None, dealt: Iterable[int], rng: Rng) -> int:
     if previous is None:
         return seats[rng.randrange(len(seats))]
     return seats[first_after(seats, previous)]
+
+
+def posts_allowed(players: Iterable[int], posting: Iterable[int], button: int) -> list[int]:
+    """RULES.md 2 [002]: of the `posting` seats (asking to post their way into the hand), those
+    whose post is taken, for the `players` dealt in anyway and the button placed among them.
+    A post is taken only where it would not seat the player on the button or in the small
+    blind, that is anywhere but between the button and the first player after it; the others
+    wait for the button to pass them (it does at the next hand)."""
+    seats = sorted(players)
+    if len(seats) < 2:
+        raise ValueError("posting needs at least two players dealt in")
+    posts = sorted(posting)
+    if set(posts) & set(seats):
+        raise ValueError("a seat cannot be both dealt in and posting")
+    small = seats[first_after(seats, button)]  # the small blind without the posters
+    ring = 1 + max(button, *seats, *posts)
+
+    def clockwise_from_button(seat: int) -> int:
+        return (seat - button) % ring
+
+    return [seat for seat in posts if clockwise_from_button(seat) > clockwise_from_button(small)]

@@ -1,9 +1,39 @@
-"""RULES.md 2, the blinds of players entering between hands: what a seat posts when it is dealt
-in, and the blinds a sitting-out seat misses (owed when it comes back). The caller holds the
-table lock."""
+"""RULES.md 2, the blinds of players entering between hands: who is dealt in and where the
+button goes, what a seat posts when it is dealt in, and the blinds a sitting-out seat misses
+(owed when it comes back). The caller holds the table lock."""
 
 from holdem import rows
-from holdem.engine.positions import blind_seats
+from holdem.engine.positions import blind_seats, posts_allowed
+
+
+def hand_entrants(ready) -> tuple[list[int], list[int], list[int]]:
+    """The seats `ready` to play (not sitting out, with chips) as three lists of seat numbers:
+    those dealt in whatever the button does, those who asked to post, those waiting for the big
+    blind. The button goes round the first list: fewer than two there, and no hand is dealt."""
+    playing = [s.number for s in ready if not s.waiting_for_big_blind]
+    posting = [s.number for s in ready if s.waiting_for_big_blind and s.wants_to_post]
+    waiting = [s.number for s in ready if s.waiting_for_big_blind and not s.wants_to_post]
+    if len(playing) + len(posting) < 2:
+        # Nobody to wait behind: with no game running everybody seated is dealt in.
+        return playing + posting + waiting, [], []
+    if len(playing) < 2:
+        # One player and posters: no button goes round to pass them, so the posts all play.
+        return playing + posting, [], waiting
+    return playing, posting, waiting
+
+
+def hand_seats_dealt(playing, posting, waiting, button: int) -> list[int]:
+    """The seat numbers dealt into the next hand, in increasing order, for the lists of
+    `hand_entrants` and the button placed among the players of its first."""
+    # RULES.md 2 [002]: a post is taken only where it seats the player neither on the button
+    # nor in the small blind.
+    dealt = sorted([*playing, *posts_allowed(playing, posting, button)])
+    # RULES.md 2: a player waiting for the big blind is dealt in when it reaches their seat.
+    for number in waiting:
+        trial = sorted([*dealt, number])
+        if blind_seats(trial, button)[1] == number:
+            return trial
+    return dealt
 
 
 def blind_post_for(seat, small_seat, big_seat) -> str:

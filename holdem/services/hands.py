@@ -29,7 +29,12 @@ from holdem.models import (
 )
 from holdem.options import hand_options
 from holdem.selectors import muck_choice
-from holdem.services.blinds import blind_post_for, blinds_missed_mark
+from holdem.services.blinds import (
+    blind_post_for,
+    blinds_missed_mark,
+    hand_entrants,
+    hand_seats_dealt,
+)
 from holdem.services.countdown import countdown_after_hand
 from holdem.services.notify import notify_player, notify_table
 from holdem.services.seats import seat_release
@@ -55,24 +60,14 @@ def hand_start(table, now) -> bool:
         rows.save_fields(table, ["next_hand_at"])
         return False
     ready = [s for s in seats if not s.sitting_out and s.stack > 0]
-    regular = [s for s in ready if not s.waiting_for_big_blind or s.wants_to_post]
-    waiting = [s for s in ready if s.waiting_for_big_blind and not s.wants_to_post]
-    if len(regular) < 2:
-        # Nobody to wait behind: with no game running everybody seated is dealt in.
-        regular, waiting = regular + waiting, []
-    if len(regular) < 2:
+    playing, posting, waiting = hand_entrants(ready)
+    if len(playing) < 2:
         rows.save_fields(table, ["next_hand_at"])
         notify_table(table, "waiting_for_players", {})
         return False
-
-    dealt = sorted(s.number for s in regular)
-    button = next_button(table.button_seat, dealt, secrets.SystemRandom())
-    # RULES.md 2: a player waiting for the big blind is dealt in when it reaches their seat.
-    for seat in waiting:
-        trial = sorted([*dealt, seat.number])
-        if blind_seats(trial, button)[1] == seat.number:
-            dealt = trial
-            break
+    # RULES.md 2 [002]: the button goes round the players only, never onto a post.
+    button = next_button(table.button_seat, playing, secrets.SystemRandom())
+    dealt = hand_seats_dealt(playing, posting, waiting, button)
     small_seat, big_seat = blind_seats(dealt, button)
     by_number = {s.number: s for s in seats}
     players = [by_number[n] for n in dealt]

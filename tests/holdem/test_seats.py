@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from casino.accounts.models import LedgerEntry, LedgerKind
 from casino.errors import DomainError
-from holdem.models import HandAction, ProtectionUse, Seat
+from holdem.models import HandAction, ProtectionUse, Seat, Table
 from holdem.services import (
     table_leave,
     table_post,
@@ -173,11 +173,13 @@ def test_posting_deals_a_waiting_player_in_at_the_next_hand_with_a_live_big_blin
     table_post(table_id=table.pk, user=dave)
     users[6] = dave
     play_out(table, users, choose=lambda legal: "fold" if "fold" in legal.actions else "check")
+    # The button moves from 4 to 0: seat 6 is past the blinds (a post into the small blind
+    # would wait, RULES.md 2 [002]: tests/holdem/test_posting.py).
+    Table.objects.filter(pk=table.pk).update(button_seat=4)
     clock.advance(31)
     state = current(table)
-    assert 6 in state.seats
-    if 6 not in (state.small_blind_seat, state.big_blind_seat):
-        assert state.player(6).bet == 100  # RULES.md 2: a live big blind
+    assert 6 in state.seats and 6 not in (state.small_blind_seat, state.big_blind_seat)
+    assert state.player(6).bet == 100  # RULES.md 2: a live big blind
 
 
 def test_post_is_refused_when_not_waiting(seated):
@@ -200,12 +202,13 @@ def test_sitting_out_skips_the_player_and_missed_blinds_are_owed(seated, clock):
     assert seat.missed_big_blind and seat.missed_small_blind
     table_sit_in(table_id=table.pk, user=users[6])
     table_post(table_id=table.pk, user=users[6])
+    Table.objects.filter(pk=table.pk).update(button_seat=4)  # (so the post is past the blinds)
     clock.advance(31)
     state = current(table)
     player = state.player(6)
-    if 6 not in (state.small_blind_seat, state.big_blind_seat):
-        # live big blind plus a dead small blind straight to the pot
-        assert player.bet == 100 and player.committed == 150
+    assert 6 not in (state.small_blind_seat, state.big_blind_seat)
+    # live big blind plus a dead small blind straight to the pot
+    assert player.bet == 100 and player.committed == 150
     chips_everywhere()
 
 
