@@ -34,6 +34,12 @@ def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 
 
+def user_socket_group(user_id: int) -> str:
+    """The user's own socket of every page (ws/me/, casino/user_socket.py): their wallet, and
+    whatever else concerns them wherever they are. The table and lobby sockets are not in it."""
+    return f"me.{user_id}"
+
+
 def frame_message(frame: dict, skip=()) -> dict:
     """The channel message that delivers `frame` to the sockets of a group, except those of the
     users in `skip` (they get their own copy of the same change through their private group)."""
@@ -82,3 +88,9 @@ def auth_changed_on_commit(user_id: int, ended_session: str | None = None) -> No
     (casino/accounts/sessions.py); `ended_session` names one that signed out."""
     message = {"type": "auth.check", "ended_session": ended_session}
     transaction.on_commit(lambda: send_now([(user_group(user_id), message)]))
+
+
+def wallet_changed_on_commit(*, user_id: int, balance: int, version: int) -> None:
+    """After commit, the new balance to every page the user has open (docs/protocol.md, `wallet`)."""
+    frame = {"type": "wallet", "balance": balance, "version": version}
+    send_on_commit([(user_socket_group(user_id), frame_message(frame))])

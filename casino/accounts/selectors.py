@@ -1,6 +1,6 @@
 """Reads of balances and ledger history."""
 
-from django.db.models import Sum
+from django.db.models import OuterRef, Subquery, Sum
 
 from casino.accounts.models import LedgerEntry, Wallet
 
@@ -21,3 +21,18 @@ def ledger_for(*, user):
 
 def ledger_sum(*, user) -> int:
     return LedgerEntry.objects.filter(user=user).aggregate(total=Sum("amount"))["total"] or 0
+
+
+def wallet_now(*, user) -> dict:
+    """The balance with its version (the id of the ledger entry that made it; 0 before any), as
+    the `wallet` frame carries it (docs/protocol.md). One statement, so the two agree."""
+    last_entry = LedgerEntry.objects.filter(user=OuterRef("user")).order_by("-id").values("id")
+    row = (
+        Wallet.objects.filter(user=user)
+        .annotate(version=Subquery(last_entry[:1]))
+        .values("balance", "version")
+        .first()
+    )
+    if row is None:
+        return {"balance": 0, "version": 0}
+    return {"balance": row["balance"], "version": row["version"] or 0}

@@ -4,9 +4,16 @@ import uuid
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.dispatch import Signal
 
 from casino.accounts.models import CardBack, LedgerEntry, LedgerKind, User, Wallet
 from casino.errors import DomainError
+
+# Sent inside the transaction of every balance change, with `user_id`, `balance` (after the
+# change) and `version` (the ledger entry's id: the wallet lock orders a wallet's changes, so a
+# later one always has a higher id). The tables app tells the user's open pages once it commits
+# (holdem/apps.py); accounts knows nothing of sockets.
+wallet_changed = Signal()
 
 
 def wallet_lock(*, user_ids) -> dict[int, Wallet]:
@@ -71,7 +78,7 @@ def wallet_adjust(
         wallet.save(update_fields=["balance", "updated_at"])
         try:
             with transaction.atomic(savepoint=not fresh):
-                return LedgerEntry.objects.create(
+                entry = LedgerEntry.objects.create(
                     user=user,
                     amount=amount,
                     balance_after=new_balance,
@@ -83,6 +90,8 @@ def wallet_adjust(
                 )
         except IntegrityError as error:
             raise DomainError("duplicate", "this movement was already recorded") from error
+        wallet_changed.send(sender=None, user_id=user.pk, balance=new_balance, version=entry.pk)
+        return entry
 
 
 def _same_entry_or_error(entry: LedgerEntry, *, user: User, amount: int) -> LedgerEntry:

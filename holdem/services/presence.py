@@ -21,8 +21,9 @@ from holdem.services.notify import notify_table, spectators_changed
 log = logging.getLogger(__name__)
 
 PROCESS_BEAT_SECONDS = 1
-# Open sockets one user may hold across the site; the oldest beyond this is closed.
-MAX_SOCKETS_PER_USER = 5
+# Open sockets one user may hold across the site; the oldest beyond this is closed. Every page
+# holds the user's own socket (ws/me/) beside its table's or the lobby's: five tabs' worth.
+MAX_SOCKETS_PER_USER = 10
 
 
 def live_cutoff(now=None):
