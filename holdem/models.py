@@ -139,6 +139,10 @@ class Table(models.Model):
         "seated player's private part, so the next event sends only what changed.",
     )
     rake_collected = models.PositiveBigIntegerField(default=0)
+    # Seats held for the first in the waiting list: {"seat number": offer's end, epoch ms}, kept
+    # by holdem/services/waiting.py under the table lock so the table's view shows them held
+    # without a query per event.
+    held_seats = models.JSONField(default=dict, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -265,6 +269,8 @@ class Departure(models.Model):
     stack = models.PositiveBigIntegerField()
     missed_small_blind = models.BooleanField(default=False)
     missed_big_blind = models.BooleanField(default=False)
+    # The time bank the seat had left (RULES.md 2: kept for 30 minutes, as the debts are).
+    time_bank_ms = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -241,18 +241,21 @@ def hand_timeout(table, now) -> bool:
     new_state, events = engine.apply_timeout(state, seat_number)
     taken = "check" if legal is not None and "check" in legal.actions else "fold"
     _log(table, seat_number, seat.user if seat else None, taken, None, street, "timeout", "")
-    if seat is not None and not seat.disconnected:
-        _count_idle_turn(table, seat)
+    sat_out = seat is not None and not seat.disconnected and _count_idle_turn(seat)
     _advance(table, new_state, events, now)
+    if sat_out:
+        # Told after the check or fold it follows from, so the log reads in that order.
+        notify_table(table, "sitting_out", {"seat": seat.number, "reason": "idle"})
     return True
 
 
 IDLE_TIMEOUTS = 2  # RULES.md 2
 
 
-def _count_idle_turn(table, seat) -> None:
+def _count_idle_turn(seat) -> bool:
     """RULES.md 2: a connected player whose turn times out twice in a row is sat out (this turn's
-    check or fold still applies; blinds missed from now on are owed as for any sitting-out seat)."""
+    check or fold still applies; blinds missed from now on are owed as for any sitting-out seat).
+    Returns whether they were sat out now (the caller tells the table)."""
     seat.timeouts_in_row += 1
     fields = ["timeouts_in_row"]
     if seat.timeouts_in_row >= IDLE_TIMEOUTS and not seat.sitting_out:
@@ -261,8 +264,7 @@ def _count_idle_turn(table, seat) -> None:
         seat.wants_to_post = False
         fields += ["sitting_out", "sat_out_idle", "wants_to_post"]
     rows.save_fields(seat, fields)
-    if "sitting_out" in fields:
-        notify_table(table, "sitting_out", {"seat": seat.number, "reason": "idle"})
+    return "sitting_out" in fields
 
 
 def turn_renew(table, now) -> None:

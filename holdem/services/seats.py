@@ -80,7 +80,7 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
             user=user,
             stack=buy_in,
             auto_muck=user.auto_muck,
-            time_bank_ms=table.time_bank_seconds * 1000,
+            time_bank_ms=_time_bank_kept(table, debt),
             # RULES.md 2: sitting down during a game (a hand, or the countdown between two hands
             # of a running game) waits; wait_or_post rooms wait for the big blind or post. So
             # does a player who left owing blinds here less than 30 minutes ago.
@@ -98,6 +98,16 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
             seats=seats,  # in primary-key order, as notify_table reads them: the new row is last
         )
     return row
+
+
+def _time_bank_kept(table, departure) -> int:
+    """RULES.md 2: like the blinds owed, the time bank a player left this table with stays theirs
+    for 30 minutes (`departure` is within them, or None); leaving and sitting down again does
+    not fill it up. Never more than the room's full bank."""
+    full = table.time_bank_seconds * 1000
+    if departure is None or departure.time_bank_ms is None:
+        return full
+    return min(full, departure.time_bank_ms)
 
 
 def table_top_up(*, table_id: int, user, amount: int) -> int:
@@ -174,6 +184,7 @@ def seat_release(table, seat: Seat, *, reason: str) -> int:
             "stack": returned,
             "missed_small_blind": seat.missed_small_blind,
             "missed_big_blind": seat.missed_big_blind,
+            "time_bank_ms": seat.time_bank_ms,
         },
     )
     if returned > 0:
