@@ -104,7 +104,14 @@ def spectators_changed(table, user_id: int) -> None:
     That user's own sockets are left out: a new one's snapshot already has the new count."""
     if not spectators_counted(table):
         return
-    rows.save_fields(table, ["spectators"])
+    # The clients now hold this count (table-delta.js): the next event's changes are measured
+    # from it. Left at the last event's count, a seat taken back to that count sent no change,
+    # and "1 watching" stayed on the players' screens (issue 26).
+    sent = decode(table.sent_view) if table.sent_view else {}
+    if "table" in sent:
+        sent["table"]["spectators"] = table.spectators
+        table.sent_view = encode(sent)
+    rows.save_fields(table, ["spectators", "sent_view"])
     send_on_commit(
         [
             (LOBBY_GROUP, frame_message({"type": "room", "room": room_summary(table)})),
