@@ -1,5 +1,6 @@
 """The hand as PokerStars writes its history text, replayed from the stored record: the seats,
-the blinds, every action and deal, the showdown, the pots collected and the summary."""
+the blinds, every action and deal, the showdown, the pots collected and the summary. (Read back
+by tests/holdem/test_pokerstars_parse.py, a strict parser of the format.)"""
 
 from holdem import engine
 from holdem.history.replay import replay_record
@@ -34,13 +35,16 @@ def pokerstars_text(record: HandRecord, viewer_id: int | None = None) -> str:
     )
     sb_index = start.small_blind_index
     for player in start.players[sb_index:] + start.players[:sb_index]:  # blinds first, clockwise
+        all_in = " and is all-in" if player.stack == 0 else ""
         if player.dead:
-            lines.append(f"{names[player.seat]}: posts dead small blind {player.dead}")
-        if player.bet:
+            # RULES.md 2: a live big blind and a dead small blind, one post in this format.
+            posted = f"small & big blinds {player.bet + player.dead}"
+        elif player.bet:
             label = "small blind" if player.seat == start.small_blind_seat else "big blind"
-            lines.append(
-                f"{names[player.seat]}: posts {label} {player.bet}{' and is all-in' if player.stack == 0 else ''}"
-            )
+            posted = f"{label} {player.bet}"
+        else:
+            continue
+        lines.append(f"{names[player.seat]}: posts {posted}{all_in}")
     lines.append("*** HOLE CARDS ***")
     viewer_seat = next((p["seat"] for p in record.players if p["user_id"] == viewer_id), None)
     if viewer_seat is not None:
@@ -48,14 +52,24 @@ def pokerstars_text(record: HandRecord, viewer_id: int | None = None) -> str:
     for row, before, after in steps:
         lines.append(_action_line(names[row.seat], row, before, after))
         _board_lines(lines, before, after)
-    _summary(lines, record, final, names)
+    _summary(lines, record, final, _chosen_result(record, final), names)
     return "\n".join(lines) + "\n"
+
+
+def _chosen_result(record: HandRecord, final):
+    """The result with the choices made once the hand was over (RULES.md 4: an uncontested
+    winner's show, Show or Muck at the showdown), which the stored final state keeps and the
+    replayed log does not."""
+    if not record.final_state:
+        return final.result
+    return engine.state_from_json(record.final_state).result
 
 
 def _action_line(name, row, before, after) -> str:
     was, now = before.player(row.seat), after.player(row.seat)
     added = now.committed + now.returned - was.committed - was.returned
-    all_in = " and is all-in" if now.stack == 0 and added > 0 else ""
+    # From the stack before: one that ends the hand is paid its winnings in the same step.
+    all_in = " and is all-in" if added and added == was.stack else ""
     if now.folded and not was.folded:
         return f"{name}: folds"
     if row.source == "disconnect":
@@ -81,17 +95,14 @@ def _board_lines(lines, before, after) -> None:
                 lines.append(f"*** {title} *** [{' '.join(board[: size - 1])}] [{board[size - 1]}]")
 
 
-def _summary(lines, record, final, names) -> None:
-    result = final.result
+def _summary(lines, record, final, result, names) -> None:
+    """The pots' lines and the summary; `result` is the final one, with the later choices."""
     for seat, chips in result.returned.items():
         if chips:
             lines.append(f"Uncalled bet ({chips}) returned to {names[seat]}")
-    if result.shown:
+    if result.shown and not result.uncontested:
         lines.append("*** SHOW DOWN ***")
-        for seat, hole in result.shown.items():
-            best = result.best.get(seat) if result.best else None
-            described = f" ({best['category']})" if best else ""
-            lines.append(f"{names[seat]}: shows [{' '.join(hole)}]{described}")
+        _shows(lines, result, names)
     for index, pot in enumerate(result.pots):
         label = "pot" if index == 0 else f"side pot-{index}"
         if len(result.pots) > 1 and index == 0:
@@ -99,6 +110,8 @@ def _summary(lines, record, final, names) -> None:
         for seat, chips in pot.shares.items():
             if chips:
                 lines.append(f"{names[seat]} collected {chips} from {label}")
+    if result.uncontested:
+        _shows(lines, result, names)  # the winner chose to show: after the pot, in this format
     lines.append("*** SUMMARY ***")
     total = sum(p.amount for p in result.pots)
     lines.append(f"Total pot {total} | Rake {result.rake}")
@@ -122,3 +135,10 @@ def _summary(lines, record, final, names) -> None:
         else:
             what = "mucked"
         lines.append(f"Seat {player.seat + 1}: {names[player.seat]}{role} {what}")
+
+
+def _shows(lines, result, names) -> None:
+    for seat, hole in result.shown.items():
+        best = result.best.get(seat) if result.best else None
+        described = f" ({best['category']})" if best else ""
+        lines.append(f"{names[seat]}: shows [{' '.join(hole)}]{described}")

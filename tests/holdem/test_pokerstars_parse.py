@@ -11,11 +11,14 @@ from datetime import datetime
 
 import pytest
 
+from holdem import engine
 from holdem.engine.cards import new_deck
 from holdem.history.pokerstars import pokerstars_text
-from holdem.models import HandAction, HandRecord
+from holdem.models import HandAction, HandRecord, Seat, Table
 from holdem.services import hands as hand_service
-from tests.holdem.conftest import chips_everywhere, play_out
+from holdem.services import table_act, table_post, table_show, table_sit_in, table_sit_out
+from tests.holdem.conftest import chips_everywhere, current, play_out
+from tests.holdem.test_fixed_decks import fixed_deck, rigged  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -32,8 +35,9 @@ TABLE = re.compile(
     r"^Table '(?P<table>[^']+)' (?P<max>\d+)-max Seat #(?P<button>\d+) is the button$"
 )
 SEAT = re.compile(rf"^Seat (?P<seat>\d+): (?P<name>{NAME}) \((?P<chips>\d+) in chips\)$")
+# A returning player's dead small blind and live big blind are one post: "small & big blinds".
 POST = re.compile(
-    rf"^(?P<name>{NAME}): posts (?P<what>small blind|big blind|dead small blind) (?P<n>\d+){ALL_IN}$"
+    rf"^(?P<name>{NAME}): posts (?P<what>small blind|big blind|small & big blinds) (?P<n>\d+){ALL_IN}$"
 )
 DEALT = re.compile(rf"^Dealt to (?P<name>{NAME}) \[(?P<cards>{CARD} {CARD})\]$")
 ACTION = re.compile(
@@ -53,8 +57,8 @@ TOTAL = re.compile(r"^Total pot (?P<total>\d+) \| Rake (?P<rake>\d+)$")
 BOARD = re.compile(rf"^Board \[(?P<cards>{CARDS})\]$")
 SUMMARY_SEAT = re.compile(
     rf"^Seat (?P<seat>\d+): (?P<name>{NAME})(?: \((?:button|small blind|big blind)\))? "
-    r"(?:folded|mucked|collected \((?P<won>\d+)\)"
-    rf"|showed \[{CARD} {CARD}\] and (?:won \((?P<won2>\d+)\)|lost))$"
+    r"(?:(?P<what>folded|mucked)|collected \((?P<won>\d+)\)"
+    rf"|showed \[(?P<cards>{CARD} {CARD})\] and (?:won \((?P<won2>\d+)\)|lost))$"
 )
 
 
@@ -64,6 +68,7 @@ class Parsed:
         self.put_in = defaultdict(int)  # chips each name put in the pot
         self.round_bet = defaultdict(int)  # this betting round, for "raises X to Y"
         self.returned, self.collected, self.summary_won = defaultdict(int), defaultdict(int), {}
+        self.shown, self.summary_showed, self.summary_mucked = {}, {}, set()
         self.total = self.rake = None
         self.header = self.table = None
 
@@ -76,15 +81,29 @@ def parse(text: str) -> Parsed:
     hand.table = TABLE.match(lines[1]).groupdict()
     datetime.strptime(hand.header["when"], "%Y/%m/%d %H:%M:%S")
     section = "seats"
+    game = hand.header["game"]
+    # The big blind: the higher stake of the header, in fixed limit the lower one (the bets).
+    big_blind = int(hand.header["low" if game == "Limit" else "high"])
+
+    def all_in_as_written(name: str, marked: bool, line: str) -> None:
+        """A put is marked all-in exactly when it leaves the player no chip."""
+        left = hand.seats[name][1] - hand.put_in[name] + hand.returned[name]
+        assert left >= 0, line
+        assert marked == (left == 0), f"all-in {'wrongly' if marked else 'not'} marked: {line!r}"
+
     for line in lines[2:]:
         if section == "seats" and (m := SEAT.match(line)):
             hand.seats[m["name"]] = (int(m["seat"]), int(m["chips"]))
         elif section in ("seats", "posts") and (m := POST.match(line)):
             section = "posts"
-            hand.posts.append((m["name"], m["what"], int(m["n"])))
-            hand.put_in[m["name"]] += int(m["n"])
-            if m["what"] != "dead small blind":
-                hand.round_bet[m["name"]] += int(m["n"])
+            name, amount = m["name"], int(m["n"])
+            assert name in hand.seats, line
+            hand.posts.append((name, m["what"], amount))
+            hand.put_in[name] += amount
+            # Of "small & big blinds" the big blind is live, the small one dead.
+            live = min(amount, big_blind) if m["what"] == "small & big blinds" else amount
+            hand.round_bet[name] += live
+            all_in_as_written(name, bool(m["all_in"]), line)
         elif line == "*** HOLE CARDS ***" and section in ("seats", "posts"):
             section = "play"
         elif section == "play" and (m := DEALT.match(line)):
@@ -98,12 +117,14 @@ def parse(text: str) -> Parsed:
                 hand.actions.append((name, m["put"], int(m["n"])))
                 hand.put_in[name] += int(m["n"])
                 hand.round_bet[name] += int(m["n"])
+                all_in_as_written(name, bool(m["all_in"]), line)
             elif m["to"]:
                 added = int(m["to"]) - hand.round_bet[name]
                 assert added > 0 and int(m["by"]) > 0, line
                 hand.actions.append((name, "raises", added))
                 hand.put_in[name] += added
                 hand.round_bet[name] = int(m["to"])
+                all_in_as_written(name, bool(m["all_in2"]), line)
             else:
                 hand.actions.append((name, "protected", 0))
         elif section == "play" and (m := STREET.match(line)):
@@ -115,8 +136,11 @@ def parse(text: str) -> Parsed:
             hand.returned[m["name"]] += int(m["n"])
         elif line == "*** SHOW DOWN ***" and section == "play":
             section = "showdown"
-        elif section == "showdown" and (m := SHOWS.match(line)):
-            pass
+        elif (section == "showdown" or hand.collected) and (m := SHOWS.match(line)):
+            # At the showdown, or after the pot is collected: a hand shown once it was over
+            # (the uncontested winner's show).
+            assert m["name"] in hand.seats and m["name"] not in hand.shown, line
+            hand.shown[m["name"]] = m["cards"].split()
         elif section in ("play", "showdown") and (m := COLLECTED.match(line)):
             hand.collected[m["name"]] += int(m["n"])
         elif line == "*** SUMMARY ***" and section in ("play", "showdown"):
@@ -127,6 +151,10 @@ def parse(text: str) -> Parsed:
             assert m["cards"].split() == hand.board, line
         elif section == "summary" and (m := SUMMARY_SEAT.match(line)):
             hand.summary_won[m["name"]] = int(m["won"] or m["won2"] or 0)
+            if m["cards"]:
+                hand.summary_showed[m["name"]] = m["cards"].split()
+            elif m["what"] == "mucked":
+                hand.summary_mucked.add(m["name"])
         else:
             raise AssertionError(f"not a PokerStars line here ({section}): {line!r}")
     assert section == "summary" and hand.total is not None
@@ -145,9 +173,13 @@ def check_against_the_record(record: HandRecord, hand: Parsed) -> None:
     assert hand.seats == {p["username"]: (p["seat"] + 1, p["stack_before"]) for p in record.players}
     # Blinds: the small and the big blind of the room, or all a short stack had.
     options = record.options
+    blinds = {
+        "small blind": options["small_blind"],
+        "big blind": options["big_blind"],
+        "small & big blinds": options["small_blind"] + options["big_blind"],
+    }
     for name, what, amount in hand.posts:
-        blind = options["small_blind"] if what != "big blind" else options["big_blind"]
-        assert amount == blind or amount == by_name[name]["stack_before"], (what, amount)
+        assert amount == blinds[what] or amount == by_name[name]["stack_before"], (what, amount)
     # Every logged action, in order, by the player who made it.
     logged = list(HandAction.objects.filter(hand=record).order_by("index"))
     assert len(hand.actions) == len(logged)
@@ -169,11 +201,33 @@ def check_against_the_record(record: HandRecord, hand: Parsed) -> None:
     assert dict(hand.collected) == {n: c for n, c in paid.items() if c}
     for name, won in hand.summary_won.items():
         assert won == paid.get(name, 0) or won == 0
+    # Every hand the table saw, and only those, is shown in the text, and the summary says so:
+    # a hand shown once the hand was over too (RULES.md 4), never "mucked".
+    shown = {names[int(seat)]: list(hole) for seat, hole in record.shown.items()}
+    assert hand.shown == shown, (hand.shown, shown)
+    assert not hand.summary_mucked & set(shown), hand.summary_mucked & set(shown)
+    for name in shown:
+        # (The winner of an uncontested pot who shows may be summed up as having collected.)
+        if name not in hand.summary_showed:
+            assert record.result.get("uncontested") and paid.get(name), name
+    assert all(shown.get(name) == cards for name, cards in hand.summary_showed.items())
     # Every chip: what a player had, less what went in, plus what came back and what they won,
     # is what they left with.
     for name, p in by_name.items():
         after = p["stack_before"] - hand.put_in[name] + hand.returned[name] + hand.collected[name]
         assert after == p["stack_after"], (name, p, hand.put_in[name], hand.returned[name])
+
+
+def shows_chosen(table, users, record: HandRecord, rng: random.Random) -> None:
+    """Once the hand is over, the players who may show do so half the time (RULES.md 4: the
+    uncontested winner, a beaten player offered Show or Muck); the others muck or wait."""
+    result = record.result
+    choosing = list(result["undecided"])
+    if result["uncontested"]:
+        choosing += [int(seat) for seat, won in result["payouts"].items() if won]
+    for seat in choosing:
+        if rng.random() < 0.5:
+            table_show(table_id=table.pk, user=users[seat])
 
 
 @pytest.mark.parametrize(
@@ -201,6 +255,9 @@ def test_every_exported_hand_reads_back_to_the_chip(
         return cards
 
     monkeypatch.setattr(hand_service, "hand_deck", deck)
+    # Half the players choose Show or Muck when beaten (RULES.md 4 [003]).
+    Seat.objects.filter(table=table, number__in=seats[::2]).update(auto_muck=False)
+    shows = random.Random(f"{preset}-shows")
     read = 0
     for _ in range(12):
         clock.advance(31)
@@ -209,6 +266,8 @@ def test_every_exported_hand_reads_back_to_the_chip(
             break  # fewer than two players left with chips
         play_out(table, users, rng)
         record = HandRecord.objects.filter(table=table).order_by("-id").first()
+        shows_chosen(table, users, record, shows)
+        record.refresh_from_db()
         check_against_the_record(
             record, parse(pokerstars_text(record, viewer_id=users[seats[0]].pk))
         )
@@ -235,3 +294,117 @@ def test_the_parser_notices_a_wrong_amount_or_a_line_out_of_format(seated, clock
         check_against_the_record(record, parse(wrong))
     with pytest.raises(AssertionError, match="not a PokerStars line"):
         parse(text.replace("*** HOLE CARDS ***", "*** HOLE CARDS ***\nbob: dances"))
+
+
+def read_back(record: HandRecord, viewer_id: int | None = None) -> str:
+    text = pokerstars_text(record, viewer_id=viewer_id)
+    check_against_the_record(record, parse(text))
+    return text
+
+
+def last_record(table) -> HandRecord:
+    return HandRecord.objects.filter(table=table).latest("id")
+
+
+def act_until_over(table, users, choose) -> None:
+    while (state := current(table)) is not None:
+        legal = engine.legal_actions(state)
+        table_act(table_id=table.pk, user=users[legal.seat], action=choose(legal))
+
+
+def check_or_call(legal):
+    return "check" if "check" in legal.actions else "call"
+
+
+def test_a_call_all_in_that_wins_is_still_written_all_in(seated, clock, fixed_deck, monkeypatch):  # noqa: F811
+    # Heads-up, button 0 (the small blind, acting first): seat 0 moves all in with 7-2, seat 1
+    # calls all in for less with aces and wins, in the step that settles the hand.
+    monkeypatch.setattr(hand_service, "next_button", lambda previous, dealt, rng: 0)
+    table, users = seated("nl50", seats=(0, 1), stacks=[5_000, 2_000])
+    fixed_deck(rigged([["Ah", "Ad"], ["7c", "2d"]], ["As", "Kd", "9h", "4c", "3s"]))
+    clock.advance(31)
+    act_until_over(table, users, lambda legal: "all_in" if "all_in" in legal.actions else "call")
+    record = last_record(table)
+    assert record.result["pots"][0]["winners"] == [1]
+    text = read_back(record)
+    assert f"{users[1].username}: calls 1900 and is all-in\n" in text  # before: "calls 1900"
+    chips_everywhere()
+
+
+def test_a_returning_players_dead_small_and_live_big_blind_are_one_post(seated, clock):
+    # RULES.md 2 [003]: back with both blinds missed, the player posts 100 live and 50 dead;
+    # PokerStars writes that as one post of both blinds.
+    table, users = seated("nl50", seats=(0, 2, 4, 6))
+    table_sit_out(table_id=table.pk, user=users[6])
+    fold = lambda legal: "fold" if "fold" in legal.actions else "check"  # noqa: E731
+    for _ in range(4):
+        clock.advance(31)
+        play_out(table, users, choose=fold)
+    seat = Seat.objects.get(user=users[6])
+    assert seat.missed_small_blind and seat.missed_big_blind
+    table_sit_in(table_id=table.pk, user=users[6])
+    table_post(table_id=table.pk, user=users[6])
+    Table.objects.filter(pk=table.pk).update(button_seat=4)  # the post lands past the blinds
+    clock.advance(31)
+    play_out(table, users, random.Random(4))
+    record = last_record(table)
+    assert next(p for p in record.players if p["seat"] == 6)["post"] == "big_and_dead_small"
+    text = read_back(record)
+    assert f"{users[6].username}: posts small & big blinds 150\n" in text
+    assert "dead" not in text  # before: "posts dead small blind 50", "posts big blind 100"
+    chips_everywhere()
+
+
+def test_the_uncontested_winners_show_is_in_the_text(seated, clock, monkeypatch):
+    # RULES.md 4 [003]: the winner without a showdown chooses to show, after the hand.
+    monkeypatch.setattr(hand_service, "next_button", lambda previous, dealt, rng: 0)
+    table, users = seated("nl50", seats=(0, 1, 2))
+    clock.advance(31)
+    act_until_over(table, users, lambda legal: "fold")  # to the big blind, seat 2
+    table_show(table_id=table.pk, user=users[2])
+    record = last_record(table)
+    hole = record.shown["2"]
+    text = read_back(record)
+    name = users[2].username
+    # After the pot is collected, as PokerStars writes it (before: no line at all).
+    assert f"{name} collected 100 from pot\n{name}: shows [{' '.join(hole)}]\n" in text
+    chips_everywhere()
+
+
+def test_a_beaten_hand_shown_at_the_prompt_is_shown_in_the_text_and_not_mucked(
+    seated,
+    clock,
+    fixed_deck,  # noqa: F811
+    monkeypatch,
+):
+    # RULES.md 4 [003]: without auto-muck, the beaten seat 0 is offered Show or Muck and shows.
+    monkeypatch.setattr(hand_service, "next_button", lambda previous, dealt, rng: 0)
+    table, users = seated("nl50", seats=(0, 1), buy_in=3_000)
+    Seat.objects.filter(user=users[0]).update(auto_muck=False)
+    fixed_deck(rigged([["Ah", "Ad"], ["8s", "7s"]], ["As", "Kd", "9h", "4c", "3c"]))
+    clock.advance(31)
+    act_until_over(table, users, check_or_call)
+    table_show(table_id=table.pk, user=users[0])
+    record = last_record(table)
+    assert record.shown == {"1": ["Ah", "Ad"], "0": ["8s", "7s"]}
+    text = read_back(record)
+    name = users[0].username
+    assert f"{name}: shows [8s 7s]" in text  # before: missing
+    assert f"Seat 1: {name} (button) showed [8s 7s] and lost\n" in text  # before: "mucked"
+    chips_everywhere()
+
+
+def test_the_parser_notices_each_fault_the_writer_once_had(seated, clock):
+    """The three faults an independent parser found (issue 26, 16), put back into good text."""
+    table, users = seated("nl50", seats=(0, 1, 2), stacks=[2_000, 5_000, 5_000])
+    clock.advance(31)
+    act_until_over(table, users, lambda legal: "all_in" if "all_in" in legal.actions else "call")
+    record = last_record(table)
+    text = read_back(record)
+    with pytest.raises(AssertionError, match="all-in not marked"):
+        parse(text.replace(" and is all-in", "", 1))
+    with pytest.raises(AssertionError, match="not a PokerStars line"):
+        parse(text.replace(": posts small blind", ": posts dead small blind", 1))
+    shows = next(line for line in text.split("\n") if ": shows [" in line)
+    with pytest.raises(AssertionError):
+        check_against_the_record(record, parse(text.replace(shows + "\n", "", 1)))
