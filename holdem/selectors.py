@@ -71,12 +71,18 @@ def public_table(table, state=None, seat_rows=None) -> dict:
     seats = {s.number: s for s in seat_rows}
     # Between hands the last result stays on the felt, unless everybody has gone: an empty table
     # shows no old result.
-    last = _last_result(table) if hand_view is None and seats else None
+    last = _last_result(table, seats) if hand_view is None and seats else None
+    if last is not None and not _result_on_felt(table):
+        last = None
     rows = []
     for number in range(table.seats):
         seat = seats.get(number)
         if seat is None:
-            rows.append({"number": number, "occupied": False})
+            row = {"number": number, "occupied": False}
+            held_until = (table.held_seats or {}).get(str(number))
+            if held_until is not None:
+                row["reserved_until"] = held_until  # held for the first in the waiting list
+            rows.append(row)
             continue
         row = {
             "number": number,
@@ -109,8 +115,10 @@ def public_table(table, state=None, seat_rows=None) -> dict:
             )
             if played.get("hole"):
                 row["hole"] = played["hole"]
-        row["state"] = _seat_state(row, hand_view, last)
-        if last and str(number) in last["net"]:
+        # A seat shows the last result only to the player who played it, not to a newcomer.
+        played_here = last and last["players"].get(str(number), {}).get("user_id") == seat.user_id
+        row["state"] = _seat_state(row, hand_view, last if played_here else None)
+        if played_here and str(number) in last["net"]:
             row["net"] = last["net"][str(number)]
             row["winner"] = number in last["winners"]
         rows.append(row)
@@ -143,6 +151,21 @@ def public_table(table, state=None, seat_rows=None) -> dict:
     }
 
 
+# How long a finished hand's result stays on a table that has nothing next (as long as the time
+# to choose Show or Muck, holdem/services/hands.py SHOW_OR_MUCK_SECONDS).
+RESULT_ON_FELT_SECONDS = 8
+
+
+def _result_on_felt(table) -> bool:
+    """The last hand's result stays on the felt until the table moves on: while players choose
+    Show or Muck, while the countdown to the next game runs, and for a few seconds after the hand
+    ended. A table left waiting for players does not keep an old winner beside that."""
+    if table.show_or_muck_deadline is not None or table.next_hand_at is not None:
+        return True
+    ended = table.last_hand.ended_at if table.last_hand is not None else None
+    return ended is not None and timezone.now() - ended < timedelta(seconds=RESULT_ON_FELT_SECONDS)
+
+
 def _seat_state(row, hand_view, last) -> str:
     """RULES.md 6 seat states that do not depend on who looks (the client adds open/closed empty
     and 'your seat' variants)."""
@@ -165,20 +188,37 @@ def _seat_state(row, hand_view, last) -> str:
     return "waiting"
 
 
-def _last_result(table) -> dict | None:
+def _last_result(table, seats) -> dict | None:
+    """The last hand's result as the felt shows it between hands. A seat's cards, hand and net
+    stay only while the player who played it sits there: once they have gone (left, busted), the
+    seat, empty or taken by someone else, shows nothing of them. Who played where (`players`)
+    names the pots' winners."""
     record = table.last_hand
     if record is None or not record.result:
         return None
     result = record.result
+    players = {
+        str(p["seat"]): {"user_id": p["user_id"], "username": p["username"]} for p in record.players
+    }
+    still_here = {
+        str(number)
+        for number, seat in seats.items()
+        if players.get(str(number), {}).get("user_id") == seat.user_id
+    }
+
+    def of_those_here(by_seat: dict) -> dict:
+        return {key: value for key, value in by_seat.items() if key in still_here}
+
     return {
         "hand_id": record.pk,
         "number": record.number,
         "board": record.board,
         "pots": result["pots"],
         "winners": sorted({w for pot in result["pots"] for w in pot["winners"]}),
-        "net": result["net"],
-        "shown": result["shown"],
-        "best": result["best"],
+        "players": players,
+        "net": of_those_here(result["net"]),
+        "shown": of_those_here(result["shown"]),
+        "best": of_those_here(result["best"]),
         "uncontested": result["uncontested"],
         "rake": result["rake"],
         # RULES.md 4: seats still choosing Show or Muck, and until when.
@@ -339,6 +379,9 @@ def room_summary(table, seats=None) -> dict:
         "stakes": stakes_label(table),
         "seats": table.seats,
         "taken": len(seats),
+        # RULES.md 2: a game starts only with two players who can be dealt in; someone sitting
+        # out (or with no chips) is seated but will not play.
+        "ready": sum(1 for s in seats if not s.sitting_out and s.stack > 0),
         "players": [s.user.username for s in seats],
         "spectators": table.spectators,
         "playing": table.in_hand,

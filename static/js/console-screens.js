@@ -2,7 +2,9 @@
 // turn screens with their buttons, the confirmations, the waiting screens and Show or Muck.
 
 import { actionButton, cardBackChooser, preActionBoxes, roomList, satOutNotice } from "./console-parts.js";
-import { ACTING_STATES, WAITING_STATES, isForcedAllIn, raiseVerb, showsSatOutNotice } from "./console-state.js";
+import {
+  ACTING_STATES, WAITING_STATES, dealtInHand, isForcedAllIn, raiseVerb, showsSatOutNotice, sitsOutAfterHand,
+} from "./console-state.js";
 import { el } from "./dom.js";
 import { chips } from "./format.js";
 import { statusLine } from "./messages.js";
@@ -123,7 +125,10 @@ export function mainScreen(con, state, legal) {
   }
   // Still dealt in when sat out, the player may have turns left: a one-line reminder then.
   if (showsSatOutNotice(app.you, state)) parts.unshift(satOutNotice(app, disabled, ACTING_STATES.includes(state)));
-  if (con.roomsOpen && WAITING_STATES.includes(state)) {
+  if (sitsOutAfterHand(app.you, app.hand)) {
+    parts.unshift(el("p", { class: "notice-line", role: "status", dataset: { sitOutNote: "" } }, "You will sit out after this hand."));
+  }
+  if (con.roomsOpen && WAITING_STATES.includes(state) && !dealtInHand(app.you, app.hand)) {
     parts.push(el("div", { class: "rooms-drawer", id: "rooms-drawer" }, el("h3", {}, "Switch room"), roomList(app)));
   }
   return parts;

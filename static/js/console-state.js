@@ -47,6 +47,16 @@ export function satOutIdle(you) {
   return Boolean(you && you.sitting_out && you.sit_out_reason === "idle");
 }
 
+/** Dealt into the hand in progress (folded or not): RULES.md 2, no switching rooms until it ends. */
+export function dealtInHand(you, hand) {
+  return Boolean(hand && you && Number.isInteger(you.seat) && you.in_hand);
+}
+
+/** Asked to sit out while dealt in: the player plays the hand out, and sits out after it. */
+export function sitsOutAfterHand(you, hand) {
+  return dealtInHand(you, hand) && Boolean(you.sitting_out) && !satOutIdle(you);
+}
+
 /** The sat-out notice (with "I'm back") replaces the "Sit in" tool in these states. */
 export function showsSatOutNotice(you, state) {
   return satOutIdle(you) && (WAITING_STATES.includes(state) || ACTING_STATES.includes(state));

@@ -1,7 +1,7 @@
 // The row of tools under the console: auto muck, show a won hand, post, sit out or in, the
 // previous hand, switch room and leave.
 
-import { WAITING_STATES, showsSatOutNotice } from "./console-state.js";
+import { WAITING_STATES, dealtInHand, showsSatOutNotice } from "./console-state.js";
 import { el } from "./dom.js";
 
 /** The tool nodes for `state`; `con` is the BettingConsole. */
@@ -34,6 +34,16 @@ export function toolNodes(con, state) {
     toggle.setAttribute("aria-controls", "rooms-drawer");
     toggle.disabled = false;
     nodes.push(toggle);
+    // RULES.md 2: a player dealt in may not switch before the hand ends; say so, rather than
+    // offer a switch the server refuses.
+    if (dealtInHand(you, app.hand)) {
+      const why = "You can switch after this hand";
+      toggle.disabled = true;
+      toggle.title = why;
+      toggle.setAttribute("aria-expanded", "false");
+      toggle.setAttribute("aria-describedby", "switch-why");
+      nodes.push(el("span", { class: "tool-hint", id: "switch-why" }, why));
+    }
   }
   if (seated && !you.in_hand) nodes.push(tool("Leave table", () => app.send({ type: "leave" }), "danger"));
   return nodes;

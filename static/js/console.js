@@ -3,7 +3,7 @@
 // by console-screens.js, raise-screen.js and console-tools.js.
 
 import { decideLeftMs } from "./clock.js";
-import { ACTING_STATES, consoleState, showsSatOutNotice, turnLegal } from "./console-state.js";
+import { ACTING_STATES, consoleState, dealtInHand, showsSatOutNotice, sitsOutAfterHand, turnLegal } from "./console-state.js";
 import { mainScreen } from "./console-screens.js";
 import { toolNodes } from "./console-tools.js";
 import { statusLine } from "./messages.js";
@@ -53,7 +53,7 @@ export class BettingConsole {
     const mainKey = JSON.stringify([state, legal, this.app.pending, this.app.switching, this.app.connected,
       state === "not_playing" ? [this.app.canSit, you.seated_elsewhere, this.app.rooms] : null,
       state === "waiting" ? [you.card_back, you.card_backs, you.in_hand, preActionOptions(this.app.table, you), you.pre_action] : null,
-      this.roomsOpen, satOut,
+      this.roomsOpen, satOut, sitsOutAfterHand(this.app.you, this.app.hand), dealtInHand(this.app.you, this.app.hand),
       state === "show_or_muck" ? this.app.lastHand.decide_by : null]);
     if (mainKey !== this.mainKey) {
       this.mainKey = mainKey;
@@ -66,7 +66,8 @@ export class BettingConsole {
     }
     this.shownState = state;
     const toolsKey = JSON.stringify([state, you.seat, you.in_hand, you.sitting_out, you.sit_out_reason, you.waiting_for_big_blind, you.wants_to_post,
-      you.auto_muck, you.can_show && !you.can_muck && this.app.wonLastHand(), this.app.hasPreviousHand(), this.app.connected, this.app.entry(), this.roomsOpen]);
+      you.auto_muck, you.can_show && !you.can_muck && this.app.wonLastHand(), this.app.hasPreviousHand(), this.app.connected, this.app.entry(), this.roomsOpen,
+      dealtInHand(you, this.app.hand)]);
     if (toolsKey !== this.toolsKey) {
       this.toolsKey = toolsKey;
       this.tools.replaceChildren(...toolNodes(this, state));
@@ -86,14 +87,21 @@ export class BettingConsole {
   tick() {
     const line = this.main.querySelector("[data-live-line]");
     if (line) line.textContent = statusLine(this.app, this.app.serverNow());
-    const clock = this.main.querySelector(".my-clock i");
+    // The time bank reads as such, in its own colour: it is not more of the turn clock.
+    const bank = this.app.inTimeBank();
+    const clock = this.main.querySelector(".my-clock:not(.decide-clock) i");
     if (clock) {
       const left = this.app.turnFractionLeft();
       clock.style.width = `${Math.round(left * 100)}%`;
       clock.parentElement.classList.toggle("hurry", left < 0.25);
+      clock.parentElement.classList.toggle("bank", bank);
     }
     const secondsBox = this.main.querySelector("[data-turn-seconds]");
-    if (secondsBox) secondsBox.textContent = `${this.app.turnSecondsLeft()}s`;
+    if (secondsBox) {
+      const seconds = this.app.turnSecondsLeft();
+      secondsBox.textContent = bank ? `Time bank ${seconds} s` : `${seconds}s`;
+      secondsBox.classList.toggle("bank", bank);
+    }
     this.tickDecide();
   }
 

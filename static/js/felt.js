@@ -6,25 +6,12 @@ import { cardsInWords } from "./cards.js";
 import { el } from "./dom.js";
 import { chips, signedChips } from "./format.js";
 import {
-  anchorSeat, halfOf, isHigh, placement, rowOf, seatStateOf, seatStatus, seatSummary, seatTags, shownAtShowdown,
-  winningCards,
+  anchorSeat, halfOf, isHigh, lastHandName, placement, rowOf, seatStateOf, seatStatus, seatSummary, seatTags,
+  shownAtShowdown, winningCards,
 } from "./seats.js";
 
 function positionStyle(place) {
   return { "--sin": place.sin, "--cos": place.cos };
-}
-
-/** A hand shown at the showdown by a player who then left the seat (busted, or removed). */
-function leftBehindCards(row, view) {
-  const cards = shownAtShowdown(row, view);
-  if (!cards || !cards.length) return null;
-  const player = view.lastHandPlayer(row.number);
-  const who = player ? player.username : `Seat ${row.number + 1}`;
-  const best = winningCards(view);
-  const faces = el("div", { class: "left-cards" });
-  for (const code of cards) faces.append(cardFace(code, { size: "sm", highlight: best.has(code) }));
-  return el("div", { class: "seat-cards shown left-behind", role: "group", "aria-label": `${who} showed: ${cardsInWords(cards)}` },
-    el("span", { class: "left-name", "aria-hidden": "true" }, who), faces);
 }
 
 /** The cards one seat shows: your own faces, others' backs while they hold cards, shown hands. */
@@ -76,8 +63,7 @@ function seatElement(row, view, count, anchor, bestCodes) {
   });
 
   if (!row.occupied) {
-    const leftBehind = leftBehindCards(row, view);
-    if (leftBehind) seatEl.append(leftBehind);
+    // An empty seat shows nothing of whoever sat there (the log and "Show previous hand" keep it).
     if (state === "open") {
       seatEl.append(
         el(
@@ -214,7 +200,7 @@ export function renderPots(container, view) {
     const pots = view.lastHand.pots.filter((p) => p.amount > 0);
     const list = el("ul", { class: "pot-list results" });
     pots.forEach((pot, i) => {
-      const names = (pot.winners || []).map((seat) => view.nameOf(seat)).join(" & ");
+      const names = (pot.winners || []).map((seat) => lastHandName(view, seat)).join(" & ");
       const label = pots.length > 1 ? (i === 0 ? "Main pot" : `Side pot ${i}`) : "Pot";
       list.append(el("li", {}, `${label} `, el("b", {}, chips(pot.amount)), names ? ` \u2192 ${names}` : ""));
     });

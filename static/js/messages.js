@@ -8,6 +8,7 @@ import { secondsUntil, turnSecondsLeft } from "./clock.js";
 import { CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS } from "./close-codes.js";
 import { satOutIdle } from "./console-state.js";
 import { STREET_NAMES, STRUCTURE_NAMES, categoryName, chips } from "./format.js";
+import { lastHandName } from "./seats.js";
 
 const has = (value) => value !== null && value !== undefined;
 
@@ -52,7 +53,7 @@ export function centerMessage(view, now) {
   if (last) {
     const winners = (last.winners || []).map((seat) => {
       const best = last.best ? last.best[String(seat)] : null;
-      const name = view.nameOf(seat);
+      const name = lastHandName(view, seat); // who won, even if they have left since
       return best && !last.uncontested ? `${name} wins with ${categoryName(best.category).toLowerCase()}` : `${name} wins`;
     });
     if (winners.length) parts.push(winners.join(", ") + ".");

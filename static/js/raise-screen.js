@@ -90,19 +90,19 @@ export class RaiseScreen {
     this.sync(source);
   }
 
-  /** Typing in the box: say what is wrong, or take the amount. */
+  /** Typing in the box: say what is wrong, and take the amount Enter would send (a number outside
+   * the window is moved into it, as leaving the box does): the totals and the button never show
+   * another amount than that. The button waits until the box holds an amount it may send. */
   typed(text) {
     const legal = this.console.legal();
     if (!legal) return;
-    const problem = this.main.querySelector("[data-raise-problem]");
-    const submit = this.submitButton();
     const message = raiseToProblem(legal, text);
-    problem.textContent = message;
-    if (submit) submit.disabled = Boolean(message) || this.app.pending;
-    if (!message) {
-      this.to = Number(text);
-      this.sync("box");
-    }
+    this.main.querySelector("[data-raise-problem]").textContent = message;
+    const value = Number(text);
+    if (String(text).trim() !== "" && Number.isFinite(value)) this.to = clampRaiseTo(legal, value);
+    this.sync("box");
+    const submit = this.submitButton();
+    if (submit && message) submit.disabled = true;
   }
 
   /** Leaving the box (or Enter): whatever was typed is moved into the window and shown. */
@@ -137,10 +137,10 @@ export class RaiseScreen {
       const description = document.getElementById(submit.getAttribute("aria-describedby"));
       if (description) description.textContent = `to ${chips(this.to)}`;
     }
+    if (submit) submit.disabled = this.app.pending || !this.app.connected;
     if (source !== "box") {
       const problem = this.main.querySelector("[data-raise-problem]");
       if (problem) problem.textContent = "";
-      if (submit) submit.disabled = this.app.pending || !this.app.connected;
     }
     for (const quick of this.main.querySelectorAll(".quick")) {
       quick.classList.toggle("on", Number(quick.dataset.to) === this.to);

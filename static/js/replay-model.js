@@ -135,8 +135,6 @@ export function replayView(replay, index) {
     lastActions: lastActionsAt(replay.steps, index),
     nameOf: (seat) => names.get(seat) || `Seat ${Number(seat) + 1}`,
     handSeat: (number) => table.seats.find((row) => row.number === number && row.occupied) || null,
-    // Everyone on these seats played this hand: no newcomer's seat to tell apart.
-    lastHandPlayer: () => null,
     // RULES.md 4 [002]: as at the table, your own folded cards are off the felt once it is over.
     foldedLastHand: () => Boolean(table.last_hand && mine && mine.folded),
   };

@@ -1,7 +1,7 @@
 // The seats around the oval as a viewer sees them: the seat states of RULES.md 6 and their
 // labels, where each seat sits, the tags and the status line it shows. No DOM here (felt.js
 // draws them), so tests/js runs it under Node. `view` is the table client (table-app.js) or any
-// object with the same fields: table, hand, lastHand, you, canSit, lastActions, lastHandPlayer().
+// object with the same fields: table, hand, lastHand, you, canSit, lastActions.
 
 import { categoryName, chips } from "./format.js";
 
@@ -77,14 +77,30 @@ export function isHigh(place) {
   return Number(place.cos) < 0;
 }
 
+/** Whether the one sitting in this seat now played it in the last hand. A seat shows only its
+ * own player's result: once they have gone, the seat (empty, or a newcomer's) shows nothing of
+ * them. The server leaves their cards and net out too (holdem/selectors.py `_last_result`); a
+ * replay's result has no `players`, and everyone on its felt played the hand. */
+export function playedLastHand(row, view) {
+  const last = view.lastHand;
+  if (!last || !row.occupied) return false;
+  if (!last.players) return true;
+  const player = last.players[String(row.number)];
+  return Boolean(player && player.user_id === row.user_id);
+}
+
+/** Who played `seat` in the last hand, by name (a pot's winner may have left since). */
+export function lastHandName(view, seat) {
+  const last = view.lastHand;
+  const player = last && last.players ? last.players[String(seat)] : null;
+  return player ? player.username : view.nameOf(seat);
+}
+
 /** The cards shown from a seat at the last showdown, if the one who showed them still sits there. */
 export function shownAtShowdown(row, view) {
   const last = view.lastHand;
   const cards = last && !view.hand && last.shown ? last.shown[String(row.number)] : null;
-  if (!cards) return null;
-  const player = view.lastHandPlayer(row.number);
-  if (player && row.occupied && player.user_id !== row.user_id) return null; // a newcomer's seat
-  return cards;
+  return cards && playedLastHand(row, view) ? cards : null;
 }
 
 /** The best five cards of the winning hands at showdown (RULES.md 4), as a set of codes. */
@@ -110,7 +126,9 @@ export function seatTags(row, view) {
   const hand = view.hand;
   const tags = [];
   const button = hand ? hand.button : view.table.button;
-  if (button === row.number) tags.push("D");
+  // Between hands the button is where the last hand had it: on its player, not on a newcomer.
+  const buttonHere = button === row.number && (hand || !view.lastHand || playedLastHand(row, view));
+  if (buttonHere) tags.push("D");
   if (hand && hand.small_blind_seat === row.number) tags.push("SB");
   if (hand && hand.big_blind_seat === row.number) tags.push("BB");
   return tags;
@@ -139,7 +157,8 @@ export function seatSummary(row, state, view) {
 }
 
 function lastNet(row, view) {
-  return view.lastHand && view.lastHand.net ? view.lastHand.net[String(row.number)] : null;
+  const last = view.lastHand;
+  return last && last.net && playedLastHand(row, view) ? last.net[String(row.number)] : null;
 }
 
 /** What the status line under an occupied seat's stack says, one of:
@@ -153,7 +172,8 @@ export function seatStatus(row, state, view) {
     return { kind: "protected", label: SEAT_STATE_LABELS[state], short: short(SEAT_STATE_LABELS[state]) };
   }
   if (state === "winner") return { kind: "winner", net: (row.net ?? lastNet(row, view)) || 0 };
-  const best = view.lastHand && !view.hand && view.lastHand.best ? view.lastHand.best[String(row.number)] : null;
+  const last = view.lastHand;
+  const best = last && !view.hand && last.best && playedLastHand(row, view) ? last.best[String(row.number)] : null;
   if (best && (state === "waiting" || state === "mine_post_game")) {
     const category = categoryName(best.category);
     return { kind: "hand", category, short: short(category), net: lastNet(row, view) };

@@ -8,7 +8,7 @@ import { TableAlerts } from "./alerts-view.js";
 import { topUpRange } from "./buy-in.js";
 import { TableChat } from "./chat-view.js";
 import { cardBackDesign } from "./cards.js";
-import { turnFractionLeft, turnSecondsLeft } from "./clock.js";
+import { inTimeBank, turnFractionLeft, turnSecondsLeft } from "./clock.js";
 import { BettingConsole } from "./console.js";
 import { TableDialogs } from "./dialogs.js";
 import { el } from "./dom.js";
@@ -18,6 +18,7 @@ import { closingLines, engineLines, lastActionText, tableLines } from "./log.js"
 import { centerMessage, connectionText, tableFacts } from "./messages.js";
 import { LiveSocket, socketUrl } from "./socket.js";
 import { applyChanges, applyYou } from "./table-delta.js";
+import { WALLET_EVENT } from "./user-socket.js";
 import { WaitingNotices } from "./waiting-notice.js";
 
 const LOG_LIMIT = 80;
@@ -45,7 +46,6 @@ export class TableApp {
     this.snapshotAsked = false;
     this.lastActions = {}; // seat -> what they did last in this betting round ("Call 100")
     this.foldedHandNumber = null; // the hand in which this player folded (their cards leave the table)
-    this.handPlayers = null; // {number, seats: {seat: {user_id, username}}}: who played the hand on the table
 
     this.dom = {
       name: root.querySelector("#table-name"),
@@ -77,6 +77,10 @@ export class TableApp {
       const button = event.target.closest("[data-sit]");
       if (button) this.dialogs.openSit(Number(button.dataset.sit));
     });
+
+    // The header's socket hears of every change of the wallet (an admin's, another table's):
+    // the buy-in and Top up limits follow it at once.
+    document.addEventListener(WALLET_EVENT, (event) => this.applyWallet(event.detail));
 
     this.socket = new LiveSocket(socketUrl(`/ws/table/${this.tableId}/`), {
       onFrame: (frame) => this.receive(frame),
@@ -173,26 +177,6 @@ export class TableApp {
     if (mine && mine.folded && mine.user_id === this.you.user_id) this.foldedHandNumber = table.hand_number;
   }
 
-  /** Who plays each seat of the hand in progress, kept after it ends: a seat emptied at its end
-   * (busted, or removed after a disconnect) still shows the hand it showed, and a newcomer in
-   * that seat never shows someone else's cards. */
-  noteHandPlayers() {
-    const table = this.table;
-    if (!table || !table.hand) return;
-    const seats = {};
-    for (const row of table.seats || []) {
-      if (row.occupied && row.in_hand) seats[row.number] = { user_id: row.user_id, username: row.username };
-    }
-    this.handPlayers = { number: table.hand_number, seats };
-  }
-
-  /** The player who sat in `seat` for the last hand, if this page saw that hand being played. */
-  lastHandPlayer(seat) {
-    const last = this.lastHand;
-    if (!last || !this.handPlayers || this.handPlayers.number !== last.number) return null;
-    return this.handPlayers.seats[seat] || null;
-  }
-
   serverNow() {
     return Date.now() + this.clockOffset;
   }
@@ -203,6 +187,11 @@ export class TableApp {
 
   turnSecondsLeft() {
     return turnSecondsLeft(this.table && this.table.turn, this.serverNow());
+  }
+
+  /** The turn clock ran out and the player to act is on their time bank. */
+  inTimeBank() {
+    return inTimeBank(this.table && this.table.turn);
   }
 
   // ----- talking to the server -----
@@ -352,6 +341,27 @@ export class TableApp {
     if (this.pending && frame.seq > this.pendingAfterSeq) this.clearPending();
   }
 
+  /** A new balance from ws/me/ (static/js/user-socket.js): the open buy-in or Top up dialog is
+   * drawn again with it, keeping an amount typed in unless it is now over the limit. */
+  applyWallet(wallet) {
+    if (!this.you || !wallet || !Number.isInteger(wallet.balance) || wallet.balance === this.you.balance) return;
+    this.you = { ...this.you, balance: wallet.balance };
+    const dialogs = this.dialogs;
+    for (const [dialog, input, redraw] of [
+      [dialogs.topUp, "#topup-amount", () => dialogs.openTopUp()],
+      [dialogs.sit, "#sit-amount", () => dialogs.openSit(dialogs.sitSeat, { rebuy: !dialogs.rebuyLine.hidden })],
+    ]) {
+      if (!dialog.open) continue;
+      const box = dialog.querySelector(input);
+      const typed = box.value;
+      redraw();
+      if (Number(typed) <= Number(box.max)) box.value = typed;
+      if (dialog === dialogs.topUp) dialogs.checkTopUp();
+      else dialogs.checkBuyIn();
+    }
+    this.render();
+  }
+
   /** The seat we think is ours is gone or someone else's (we left, busted, were removed), or the
    * table shows us seated while our private part does not: a `you` frame did not come (none is
    * sent to a player who just lost their seat), so ask for the whole view again. */
@@ -430,12 +440,11 @@ export class TableApp {
     this.root.dataset.pending = String(this.pending);
     if (table) {
       this.noteOwnFold();
-      this.noteHandPlayers();
       this.dom.name.textContent = table.name;
       this.dom.meta.replaceChildren(...tableFacts(table, this.you).map((fact) => el("span", { class: fact.kind || null }, fact.text)));
       const seatsKey = JSON.stringify([table.seats, table.button, table.hand && [table.hand.button, table.hand.small_blind_seat, table.hand.big_blind_seat, table.hand.board],
         table.turn && table.turn.seat, table.last_hand, this.you && [this.you.seat, this.you.hole], this.canSit, this.cardBack, this.lastActions,
-        this.foldedHandNumber, this.handPlayers]);
+        this.foldedHandNumber]);
       if (seatsKey !== this.seatsKey) {
         this.seatsKey = seatsKey;
         renderSeats(this.dom.seats, this);
@@ -454,10 +463,21 @@ export class TableApp {
   tick() {
     if (!this.table) return;
     const fraction = this.turnFractionLeft();
+    const bank = this.inTimeBank();
     for (const bar of this.dom.seats.querySelectorAll(".turn-clock")) {
       bar.firstElementChild.style.width = `${(fraction * 100).toFixed(1)}%`;
       bar.classList.toggle("hurry", fraction < 0.25);
+      bar.classList.toggle("bank", bank);
       bar.setAttribute("aria-valuenow", String(Math.round(fraction * 100)));
+      bar.setAttribute("aria-label", bank ? "Time bank" : "Time to act");
+      // The time bank, in words on the seat in place of "To act" (the turn's end redraws it).
+      const status = bank ? bar.parentElement.querySelector(".seat-status") : null;
+      if (status) {
+        const text = `Time bank ${this.turnSecondsLeft()} s`;
+        const line = status.querySelector(".time-bank");
+        if (!line) status.replaceChildren(el("span", { class: "time-bank" }, text));
+        else if (line.textContent !== text) line.textContent = text;
+      }
     }
     const message = centerMessage(this, this.serverNow());
     if (this.dom.center.textContent !== message) this.dom.center.textContent = message;

@@ -142,7 +142,6 @@ test("the view answers what the felt asks, as the table client does", () => {
   assert.equal(view.nameOf(4), "Seat 5");
   assert.equal(view.handSeat(0).username, "ann");
   assert.equal(view.handSeat(4), null);
-  assert.equal(view.lastHandPlayer(0), null);
   assert.deepEqual(seatStatus(view.table.seats[0], "all_in", view), { kind: "label", text: "All in", short: "All in" });
   assert.equal(centerText(view), "Pre-flop · Blinds 50/100");
   assert.equal(centerText(replayView(REPLAY, 5)), "Showdown · Blinds 50/100");

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  SEAT_STATE_LABELS, anchorSeat, halfOf, isDeciding, isHigh, placement, rowOf, seatStateOf, seatStatus, seatSummary,
+  SEAT_STATE_LABELS, anchorSeat, halfOf, isDeciding, isHigh, lastHandName, placement, rowOf, seatStateOf, seatStatus, seatSummary,
   seatTags, shownAtShowdown, splitAction, stateLabel, winningCards,
 } from "../../static/js/seats.js";
 import { emptySeat, seatRow, viewOf } from "./view.mjs";
@@ -57,6 +57,7 @@ const showdownTable = (overrides = {}) => ({
     shown: { 1: ["Ah", "Kh"], 2: ["2c", "2d"] },
     best: { 0: { category: "one_pair", cards: ["Qs", "Qd", "9c", "8c", "3h"] }, 1: { category: "flush", cards: ["Ah", "Kh", "9h", "5h", "2h"] } },
     net: { 0: -400, 1: 400 },
+    players: { 0: { user_id: 100, username: "alice" }, 1: { user_id: 101, username: "bob" }, 2: { user_id: 102, username: "cid" } },
     undecided: [0],
   },
   ...overrides,
@@ -69,16 +70,26 @@ test("the winning cards are the best five of each winner only", () => {
   assert.equal(winningCards(viewOf({ table: { seats: [], hand: null, last_hand: null } })).size, 0);
 });
 
-test("cards shown at the showdown stay with the seat unless a newcomer sits there", () => {
+test("cards shown at the showdown stay with the seat's player, never an empty seat or a newcomer", () => {
   const table = showdownTable();
   assert.deepEqual(shownAtShowdown(table.seats[1], viewOf({ table })), ["Ah", "Kh"]);
   assert.equal(shownAtShowdown(table.seats[0], viewOf({ table })), null);
-  // Seat 2 emptied at the end of the hand (its player busted): the shown hand stays.
-  assert.deepEqual(shownAtShowdown(emptySeat(2), viewOf({ table })), ["2c", "2d"]);
+  // Seat 2 emptied at the end of the hand (its player left or busted): it shows nothing of them.
+  assert.equal(shownAtShowdown(emptySeat(2), viewOf({ table })), null);
   const newcomer = seatRow(1, "zed", { user_id: 999 });
-  const handPlayers = { 1: { user_id: 101, username: "bob" } };
-  assert.equal(shownAtShowdown(newcomer, viewOf({ table, handPlayers })), null);
-  assert.deepEqual(shownAtShowdown(table.seats[1], viewOf({ table, handPlayers })), ["Ah", "Kh"]);
+  const taken = { ...table, seats: [table.seats[0], newcomer, emptySeat(2)] };
+  assert.equal(shownAtShowdown(newcomer, viewOf({ table: taken })), null);
+  // Nor the hand, the net or the button of the one who sat there.
+  assert.deepEqual(seatStatus(newcomer, seatStateOf(newcomer, viewOf({ table: taken })), viewOf({ table: taken })),
+    { kind: "label", text: "Waiting", short: "Waiting" });
+  assert.deepEqual(seatTags(newcomer, viewOf({ table: taken })), []);
+  assert.deepEqual(seatTags(table.seats[1], viewOf({ table })), ["D"]);
+  // The pot's winner is still named, from who played the hand.
+  assert.equal(lastHandName(viewOf({ table: taken }), 1), "bob");
+  // A replay's result has no `players`: everyone on its felt played the hand.
+  const { players, ...replayed } = table.last_hand;
+  assert.ok(players);
+  assert.deepEqual(shownAtShowdown(table.seats[1], viewOf({ table: { ...table, last_hand: replayed } })), ["Ah", "Kh"]);
 });
 
 test("a seat still choosing Show or Muck is deciding", () => {

@@ -1,7 +1,7 @@
 // A table view for the tests, built from snapshot-shaped data the way static/js/table-app.js
-// answers the same questions (hand, lastHand, handSeat, nameOf, lastHandPlayer).
+// answers the same questions (hand, lastHand, handSeat, nameOf).
 
-export function viewOf({ table = null, you = null, switching = false, canSit = false, lastActions = {}, handPlayers = {} } = {}) {
+export function viewOf({ table = null, you = null, switching = false, canSit = false, lastActions = {} } = {}) {
   const rows = () => (table && table.seats) || [];
   return {
     table,
@@ -21,9 +21,6 @@ export function viewOf({ table = null, you = null, switching = false, canSit = f
     nameOf(seat) {
       const row = rows().find((s) => s.number === seat);
       return row && row.occupied ? row.username : `Seat ${Number(seat) + 1}`;
-    },
-    lastHandPlayer(seat) {
-      return handPlayers[seat] || null;
     },
   };
 }
