@@ -22,6 +22,8 @@ LOBBY_KINDS = {
     "opened",
     "waiting_for_players",
     "spectators",
+    "sitting_out",  # the lobby says whether a game can start (room_summary's `ready`)
+    "sitting_in",
 }
 
 

@@ -18,6 +18,7 @@ from holdem.broadcast import LOBBY_GROUP, frame_message, send_on_commit, user_gr
 from holdem.locks import table_lock
 from holdem.models import Seat, Table, TableStatus, WaitingEntry
 from holdem.selectors import epoch_ms
+from holdem.services.notify import notify_table
 
 log = logging.getLogger(__name__)
 
@@ -72,11 +73,13 @@ def waiting_leave(*, table_id: int, user) -> None:
         before = _places(line)
         line.remove(mine)
         mine.delete()
+        passed_on = True
         if mine.offered_seat is not None and table.status == TableStatus.OPEN:
-            _offer(line, mine.offered_seat, now, taken=_taken(table))
-        _tell(
-            table, before, line, {user.pk: DECLINED if mine.offered_seat is not None else LEFT}, now
-        )
+            passed_on = _offer(line, mine.offered_seat, now, taken=_taken(table)) is not None
+        reason = DECLINED if mine.offered_seat is not None else LEFT
+        kept_open = set() if passed_on else {user.pk}
+        if _tell(table, before, line, {user.pk: reason}, now, kept_open=kept_open):
+            notify_table(table, "seats_held", {})  # the table shows which seats are held
 
 
 def waiting_offer_held(*, table_id: int, user) -> int:
@@ -236,6 +239,7 @@ def _fire_table(table, now, silent_since) -> int:
     line = _line(table)
     before = _places(line)
     gone: dict[int, str] = {}
+    kept_open: set[int] = set()
     if table.status != TableStatus.OPEN:
         WaitingEntry.objects.filter(pk__in=[entry.pk for entry in line]).delete()
         gone = {entry.user_id: CLOSED for entry in line}
@@ -251,8 +255,10 @@ def _fire_table(table, now, silent_since) -> int:
             line.remove(entry)
             entry.delete()
             gone[entry.user_id] = LAPSED
-            _offer(line, entry.offered_seat, now, taken=taken)
-    _tell(table, before, line, gone, now)
+            if _offer(line, entry.offered_seat, now, taken=taken) is None:
+                kept_open.add(entry.user_id)  # nobody left in line: the seat is simply free
+    if _tell(table, before, line, gone, now, kept_open=kept_open):
+        notify_table(table, "seats_held", {})  # the table shows which seats are held
     return len(gone)
 
 
@@ -264,9 +270,21 @@ def _places(line) -> dict[int, tuple]:
     }
 
 
-def _tell(table, before: dict[int, tuple], line, gone: dict[int, str], now) -> None:
+def _tell(table, before: dict[int, tuple], line, gone: dict[int, str], now, kept_open=()) -> bool:
     """After commit: a `waiting` frame to each player whose place or offer changed or who left
-    the line, and a `waiting_room` frame to the lobby when the number of seats held changed."""
+    the line (`kept_open`: those whose seat went to nobody, the line being empty), and a
+    `waiting_room` frame to the lobby when the number of seats held changed. The table row's
+    `held_seats` follows the line; returns whether it changed (the caller's table event, if it
+    sends none of its own, shows it)."""
+    held = {
+        str(entry.offered_seat): epoch_ms(entry.offer_expires_at)
+        for entry in line
+        if entry.offered_seat is not None
+    }
+    held_changed = held != (table.held_seats or {})
+    if held_changed:
+        table.held_seats = held
+        table.save(update_fields=["held_seats"])
     after = _places(line)
     messages = []
     for place, entry in enumerate(line, 1):
@@ -275,6 +293,8 @@ def _tell(table, before: dict[int, tuple], line, gone: dict[int, str], now) -> N
             messages.append((user_group(entry.user_id), frame_message(frame)))
     for user_id, reason in gone.items():
         frame = waiting_frame(table, None, place=None, size=len(line), now=now, reason=reason)
+        if reason in (DECLINED, LAPSED):
+            frame["passed_on"] = user_id not in kept_open
         messages.append((user_group(user_id), frame_message(frame)))
     held_before = sum(1 for _, seat, _ in before.values() if seat is not None)
     held_after = sum(1 for _, seat, _ in after.values() if seat is not None)
@@ -283,3 +303,4 @@ def _tell(table, before: dict[int, tuple], line, gone: dict[int, str], now) -> N
         messages.append((LOBBY_GROUP, frame_message({**room, "reserved": held_after})))
     if messages:
         send_on_commit(messages)
+    return held_changed

@@ -73,7 +73,8 @@ export function rebuySeat({ before, you, event, table }) {
   if (!table || table.status !== "open" || table.hand) return null;
   const range = buyInRange(table.options, you);
   if (range.balance < range.min) return null;
-  const free = (table.seats || []).filter((s) => !s.occupied).map((s) => s.number);
+  // A seat held for the waiting list is not offered (the holder alone may take it).
+  const free = (table.seats || []).filter((s) => !s.occupied && !Number.isInteger(s.reserved_until)).map((s) => s.number);
   if (free.includes(before.seat)) return before.seat;
   return free.length ? Math.min(...free) : null;
 }

@@ -73,6 +73,15 @@ function seatElement(row, view, count, anchor, bestCodes) {
         ),
         el("span", { class: "visually-hidden", id: `seat-label-${row.number}` }, `seat ${row.number + 1}`),
       );
+    } else if (state === "reserved") {
+      seatEl.append(
+        el(
+          "div",
+          { class: "seat-box seat-closed seat-reserved", "aria-label": `Seat ${row.number + 1}: reserved for the waiting list` },
+          el("span", {}, "Reserved for the waiting list"),
+          el("span", { class: "seat-reserved-time", dataset: { until: String(row.reserved_until) } }),
+        ),
+      );
     } else {
       seatEl.append(el("div", { class: "seat-box seat-closed", "aria-label": `Seat ${row.number + 1}: empty` }, el("span", {}, "Empty")));
     }

@@ -78,7 +78,8 @@ function structureBadge(room, extra = "") {
 
 function stateText(room) {
   if (room.playing) return "Game in progress";
-  return room.taken >= 2 ? "Next game soon" : "Waiting for players";
+  // RULES.md 2: two players who can be dealt in, not two seated (one may be sitting out).
+  return (room.ready ?? room.taken) >= 2 ? "Next game soon" : "Waiting for players";
 }
 
 function enterControl(room, mine) {

@@ -38,7 +38,11 @@ export function splitAction(text) {
 
 /** The seat state as this viewer sees it (the server's state plus open/closed and "your seat"). */
 export function seatStateOf(row, view) {
-  if (!row.occupied) return view.canSit ? "open" : "closed";
+  if (!row.occupied) {
+    // Held for the first in the waiting list: nobody else is offered it (its holder is).
+    if (Number.isInteger(row.reserved_until) && view.heldSeat !== row.number) return "reserved";
+    return view.canSit ? "open" : "closed";
+  }
   const mine = view.you && view.you.seat === row.number;
   if (mine && row.state === "post_game") return "mine_post_game";
   if (mine && row.state === "waiting_next_game") return "mine_waiting_next";

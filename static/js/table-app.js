@@ -20,6 +20,7 @@ import { LiveSocket, socketUrl } from "./socket.js";
 import { applyChanges, applyYou } from "./table-delta.js";
 import { WALLET_EVENT } from "./user-socket.js";
 import { WaitingNotices } from "./waiting-notice.js";
+import { offerSecondsLeft } from "./waiting.js";
 
 const LOG_LIMIT = 80;
 const PENDING_TIMEOUT_MS = 6000;
@@ -121,6 +122,12 @@ export class TableApp {
 
   get cardBack() {
     return cardBackDesign(this.you);
+  }
+
+  /** The seat held here for this player from the waiting list, if any. */
+  get heldSeat() {
+    const line = this.waiting ? this.waiting.lineAt(this.tableId) : null;
+    return line && line.offer ? line.offer.seat : null;
   }
 
   get canSit() {
@@ -284,7 +291,7 @@ export class TableApp {
         return;
       case "waiting":
         this.waiting.receive(frame);
-        return;
+        break; // a seat held for this player here is theirs to take (seatStateOf)
       default:
         return;
     }
@@ -444,7 +451,7 @@ export class TableApp {
       this.dom.meta.replaceChildren(...tableFacts(table, this.you).map((fact) => el("span", { class: fact.kind || null }, fact.text)));
       const seatsKey = JSON.stringify([table.seats, table.button, table.hand && [table.hand.button, table.hand.small_blind_seat, table.hand.big_blind_seat, table.hand.board],
         table.turn && table.turn.seat, table.last_hand, this.you && [this.you.seat, this.you.hole], this.canSit, this.cardBack, this.lastActions,
-        this.foldedHandNumber]);
+        this.foldedHandNumber, this.heldSeat]);
       if (seatsKey !== this.seatsKey) {
         this.seatsKey = seatsKey;
         renderSeats(this.dom.seats, this);
@@ -481,6 +488,10 @@ export class TableApp {
     }
     const message = centerMessage(this, this.serverNow());
     if (this.dom.center.textContent !== message) this.dom.center.textContent = message;
+    for (const left of this.dom.seats.querySelectorAll(".seat-reserved-time")) {
+      const text = `${offerSecondsLeft({ expires_at: Number(left.dataset.until) }, this.serverNow())} s left`;
+      if (left.textContent !== text) left.textContent = text;
+    }
     this.console.tick();
   }
 

@@ -5,7 +5,7 @@
 
 import { el } from "./dom.js";
 import { capitalise } from "./format.js";
-import { LEFT_REASONS, applyWaiting, linesFrom, offerSecondsLeft, offers } from "./waiting.js";
+import { applyWaiting, leftText, linesFrom, offerSecondsLeft, offers } from "./waiting.js";
 
 const TICK_MS = 500;
 const ASK_AFTER_ZERO_MS = 3000; // no word from the server this long after zero: ask (a lost frame)
@@ -78,7 +78,7 @@ export class WaitingNotices {
     this.errors.delete(frame.table_id);
     // Said only when the player did not do it themselves: the time ran out, or the room closed.
     if ((frame.place === null || frame.place === undefined) && UNBIDDEN.has(frame.reason)) {
-      this.gone = { text: `${LEFT_REASONS[frame.reason]} (${frame.name}).`, until: Date.now() + GONE_NOTICE_MS };
+      this.gone = { text: `${leftText(frame)} (${frame.name}).`, until: Date.now() + GONE_NOTICE_MS };
     }
     this.changed();
   }

@@ -55,3 +55,16 @@ export const LEFT_REASONS = {
   seated: "You took your seat",
   closed: "The room closed",
 };
+
+// The same, when nobody else was in line: the seat did not go to anyone, it is simply free.
+const LEFT_OPEN_REASONS = {
+  declined: "You let the seat go; nobody else was waiting, so it is open to anyone",
+  lapsed: "Your time to take the seat ran out; nobody else was waiting, so it is open to anyone",
+};
+
+/** Why the player is out of a line, in words that say what happened to the seat offered
+ * (`passed_on: false`: nobody was next in line). */
+export function leftText(frame) {
+  if (frame && frame.passed_on === false && LEFT_OPEN_REASONS[frame.reason]) return LEFT_OPEN_REASONS[frame.reason];
+  return LEFT_REASONS[frame && frame.reason] || "You are off the waiting list";
+}
