@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from casino import health
+from casino import health, pages
 from casino.accounts import views as account_views
 from holdem import views as holdem_views
 from lobby import views as lobby_views
@@ -39,4 +39,5 @@ urlpatterns = [
     path("hands/<int:hand_id>/pokerstars.txt", holdem_views.hand_download, name="hand_download"),
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
+    path("favicon.ico", pages.favicon, name="favicon"),
 ]

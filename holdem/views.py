@@ -121,7 +121,8 @@ def leaderboard_page(request):
 
 @login_required
 def refill_claim(request):
-    """POST from the profile: free chips for a broke player, the answer shown as a message."""
+    """POST from the lobby or the profile: free chips for a broke player, the answer shown as a
+    message on the page the claim came from."""
     if request.method != "POST":
         return redirect("profile")
     try:
@@ -134,4 +135,4 @@ def refill_claim(request):
             f"{entry.amount:,} free chips are in your wallet: your balance is "
             f"{entry.balance_after:,}.",
         )
-    return redirect("profile")
+    return redirect("lobby" if request.POST.get("back_to") == "lobby" else "profile")

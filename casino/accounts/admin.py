@@ -79,6 +79,18 @@ class WalletAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        # Every field is read-only (a balance changes through Adjust chips alone): no Save.
+        return super().change_view(
+            request,
+            object_id,
+            form_url,
+            {**(extra_context or {}), "show_save": False, "show_save_and_continue": False},
+        )
+
+    def save_model(self, request, obj, form, change):
+        """A change form posted anyway has nothing to save (STYLE.md 9: the ledger or nothing)."""
+
     @admin.display(description="adjust")
     def adjust_link(self, wallet):
         return format_html(

@@ -1,6 +1,5 @@
 """Sign up and the player's own profile with balance and ledger."""
 
-from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -34,7 +33,5 @@ def profile(request):
         {
             "balance": selectors.wallet_balance(user=request.user),
             "page": page,
-            # The free-chips button (holdem's refill service) tops a broke player up to this.
-            "refill_to": settings.CASINO_STARTING_CHIPS,
         },
     )

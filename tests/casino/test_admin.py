@@ -4,6 +4,8 @@ import re
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.contrib.staticfiles import finders
+from django.templatetags.static import static
 from django.urls import reverse
 
 from casino.accounts.models import LedgerEntry, LedgerKind, User
@@ -212,3 +214,45 @@ def test_chip_amounts_have_thousands_separators_in_the_admin_and_on_the_profile(
     assert '<data value="8500">8,500</data>' in profile
     assert ">-1,500</td>" in profile and ">+10,000</td>" in profile
     assert ">8,500</td>" in profile and ">10,000</td>" in profile
+
+
+def test_the_adjustment_message_keeps_the_username_as_it_was_typed(
+    client, make_player, staff, admin_sign_in
+):
+    newbie = make_player("newbie")
+    admin_sign_in(staff(True))
+    page = client.post(
+        adjust_url(newbie), {"amount": "2500", "reason": "welcome back"}, follow=True
+    )
+    message = re.search(r'<li class="success">(.*?)</li>', page.content.decode()).group(1)
+    assert message == "newbie: +2,500 chips, balance now 12,500."
+
+
+def test_the_wallet_page_offers_no_save_with_nothing_to_edit(
+    client, player, staff, make_player, admin_sign_in
+):
+    root = make_player("root")
+    root.is_staff = root.is_superuser = True
+    root.save()
+    admin_sign_in(root)
+    page = client.get(reverse("admin:accounts_wallet_change", args=[player.wallet.pk]))
+    html = page.content.decode()
+    assert page.status_code == 200 and "Adjust chips" in html
+    assert 'value="Save"' not in html and 'name="_save"' not in html
+    assert 'name="_continue"' not in html
+    # Posting the form anyway changes nothing.
+    client.post(reverse("admin:accounts_wallet_change", args=[player.wallet.pk]), {"_save": "1"})
+    player.wallet.refresh_from_db()
+    assert player.wallet.balance == 10_000
+
+
+def test_every_page_has_an_icon_the_admin_included(client, player, staff, admin_sign_in):
+    """/favicon.ico (asked for by any page that names no icon) leads to the static icon; the
+    admin's pages name it, as the site's do."""
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 302 and icon["Location"] == static("favicon.ico")
+    with open(finders.find("favicon.ico"), "rb") as file:
+        assert file.read(4) == b"\x00\x00\x01\x00"  # an ICO file
+    admin_sign_in(staff(True))
+    admin = client.get(reverse("admin:accounts_wallet_changelist")).content.decode()
+    assert f'rel="icon" href="{static("favicon.svg")}"' in admin

@@ -110,6 +110,22 @@ def test_once_every_24_hours_and_the_refusal_says_how_long_to_wait(rooms, make_p
     chips_everywhere()
 
 
+def test_a_room_of_dynamic_blinds_does_not_keep_a_player_from_being_broke(make_player, room):
+    """Classic seats anyone for 1 chip (its blinds follow the shortest stack): 50 chips there is
+    no game. Broke is measured against the fixed-stake rooms; only when none is open, against
+    the dynamic room's 2-chip big blind."""
+    classic, cheap = room("classic"), room("fl20")  # 1 chip / 200 to sit down
+    player = make_player()
+    drain_to(player, 50)
+    assert wallet_refill(user=player).amount == 9_950
+    drain_to(player, 50)
+    room_close(table_id=cheap.pk)
+    with pytest.raises(DomainError) as refused:
+        wallet_refill(user=player)  # Classic alone: 50 chips is a seat there; and too soon
+    assert refused.value.code == "not_broke" and "the smallest buy-in is 2" in refused.value.message
+    assert classic.blinds == "dynamic"
+
+
 def test_refused_with_no_room_open_or_no_starting_chips(make_player, room, settings):
     player = make_player()
     drain_to(player, 0)
@@ -164,17 +180,17 @@ def test_two_tabs_claiming_at_once_get_one_refill(postgres, make_player, room):
 def test_the_profile_button_claims_and_shows_the_result(rooms, make_player, client):
     player = make_player()
     client.force_login(player)
-    profile = client.get(reverse("profile")).content.decode()
-    form = profile.split(f'action="{reverse("free_chips")}"')[1].split("</form>")[0]
-    assert 'method="post"' in profile and "csrfmiddlewaretoken" in form
-    assert "Claim free chips" in form
-
-    # Not broke: refused, with the reason as a message.
+    # Not broke: no button, and a claim sent all the same is refused with the reason.
+    assert "Claim free chips" not in client.get(reverse("profile")).content.decode()
     page = client.post(reverse("free_chips"), follow=True)
     assert page.redirect_chain == [(reverse("profile"), 302)]
     assert 'class="error">You hold 10,000 chips, enough to buy in' in page.content.decode()
 
     drain_to(player, 250)
+    profile = client.get(reverse("profile")).content.decode()
+    form = profile.split(f'action="{reverse("free_chips")}"')[1].split("</form>")[0]
+    assert 'method="post"' in profile and "csrfmiddlewaretoken" in form
+    assert "Claim free chips" in form
     page = client.post(reverse("free_chips"), follow=True).content.decode()
     assert "9,750 free chips are in your wallet: your balance is 10,000." in page
     assert "Free chips</td>" in page and "+9,750" in page  # the ledger row, formatted
