@@ -132,9 +132,12 @@ export class BettingConsole {
     this.mode = mode;
     if (mode === "raise") this.raise.reset();
     this.render();
-    const focus = this.main.querySelector(mode === "raise" ? "[data-raise-box]" : mode ? ".act:not(.secondary)" : ".act");
+    // On a touch screen the number box is not focused: its keyboard would cover the table (the
+    // slider and the quick sizes are there for a finger); the Raise button takes the focus.
+    const box = mode === "raise" && !matchMedia("(pointer: coarse)").matches;
+    const focus = this.main.querySelector(box ? "[data-raise-box]" : mode === "raise" ? ".act.raise" : mode ? ".act:not(.secondary)" : ".act");
     if (focus) focus.focus();
-    if (focus && mode === "raise") focus.select(); // typing replaces the minimum
+    if (focus && box) focus.select(); // typing replaces the minimum
   }
 
   askFold() {

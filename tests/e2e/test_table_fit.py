@@ -19,7 +19,8 @@ FINGER = 44  # px: the smallest box a finger hits reliably (WCAG 2.5.5, Apple's 
 QUICK = {"countdown_seconds": 2, "countdown_full_seconds": 1, "turn_seconds": 120}
 FIT_ROOMS = {
     "laptop": {"preset": "nl50", "seats": 6, **QUICK},
-    "phone": {"preset": "nl50", "seats": 6, **QUICK},
+    # Ten seats: the most boxes round a phone's felt, next to your own cards.
+    "phone": {"preset": "nl50", "seats": 10, **QUICK},
 }
 FIT_PLAYERS = [f"fit{n:02d}" for n in range(1, 8)]
 
@@ -169,3 +170,84 @@ def test_at_laptop_sizes_the_felt_and_the_console_fit_on_one_screen_in_every_con
         waiter.evaluate(REAL_TABLE)
     assert not first.errors and not second.errors and not watcher.errors
     assert table_state(watcher, "app.you.seat") is None
+
+
+# Every control a finger uses inside the page, with the box it answers to: a checkbox or radio
+# answers with its label (tapping the words ticks it), everything else with its own box.
+SMALL_TARGETS = """(finger) => {
+    const controls = document.querySelectorAll(
+        'main button, main input, main select, main textarea, main a.button, main [role=button]');
+    const small = [];
+    for (const control of controls) {
+        if (control.closest('.visually-hidden, [hidden], dialog:not([open])')) continue;
+        const tick = control.type === 'checkbox' || control.type === 'radio';
+        const target = tick ? control.closest('label') || control : control;
+        const r = target.getBoundingClientRect();
+        if (!r.width || !r.height || getComputedStyle(target).visibility === 'hidden') continue;
+        if (r.width < finger - 0.5 || r.height < finger - 0.5) {
+            const name = (control.getAttribute('aria-label') || target.textContent || control.id
+                || control.type || '').trim().slice(0, 30);
+            small.push(`${control.tagName.toLowerCase()} "${name}": ${Math.round(r.width)}x${Math.round(r.height)}`);
+        }
+    }
+    return small;
+}"""
+
+
+def assert_finger_sized(page, moment, artifacts):
+    page.evaluate(SETTLED)
+    page.screenshot(path=str(artifacts / f"table-fit-phone-{moment}.png"), full_page=True)
+    assert page.evaluate(SMALL_TARGETS, FINGER) == [], f"{moment}: controls under {FINGER} px"
+
+
+# Your own cards against every other seat's box (empty seats' boxes too).
+CARDS_ON_SEATS = """() => {
+    const covers = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+        && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+    const cards = [...document.querySelectorAll('.seat.mine .seat-cards .pcard')];
+    const boxes = [...document.querySelectorAll('.seat:not(.mine) .seat-box')];
+    const on = (card, box) => covers(card.getBoundingClientRect(), box.getBoundingClientRect());
+    return cards.flatMap((card) => boxes.filter((box) => on(card, box))
+        .map((box) => `${card.dataset.card} on seat ${box.closest('[data-seat]').dataset.seat}`));
+}"""
+
+
+def test_on_a_phone_every_control_is_finger_sized_and_the_raise_screen_keeps_the_keyboard_shut(
+    site, rooms, open_page, artifacts
+):
+    room = rooms["phone"]
+    width, height = PHONE
+    lobby = open_page(FIT_PLAYERS[5], width, height, touch=True)
+    # The lobby: the filters wait behind one button, so the first screen shows rooms.
+    filters = lobby.locator("#lobby-filters")
+    expect(filters).to_be_hidden()
+    expect(lobby.locator("#room-list .room-tile").first).to_be_in_viewport()
+    assert_finger_sized(lobby, "lobby", artifacts)
+    lobby.get_by_role("button", name="Filters", exact=True).tap()
+    expect(filters).to_be_visible()
+    expect(lobby.get_by_role("button", name="Filters", exact=True)).to_have_attribute(
+        "aria-expanded", "true"
+    )
+    assert_finger_sized(lobby, "lobby-filters", artifacts)
+
+    player, other = (open_page(name, width, height, touch=True) for name in FIT_PLAYERS[3:5])
+    for page in (player, other):
+        open_table(page, site, room)
+    assert_finger_sized(player, "spectator", artifacts)
+    sit(player, 0, 2000)
+    sit(other, 5, 2000)
+    wait_hand(player, other)
+    actor = whose_turn([player, other])
+    waiter = other if actor is player else player
+    assert_finger_sized(waiter, "waiting", artifacts)
+    assert_finger_sized(actor, "turn", artifacts)
+    for page in (actor, waiter):
+        assert page.evaluate(CARDS_ON_SEATS) == [], "your cards cover another seat's box"
+
+    # A tap on Raise opens the raise screen without focusing the number box: a phone's keyboard
+    # would cover the table.
+    actor.locator("#console").get_by_role("button", name="Raise", exact=True).tap()
+    expect(actor.locator("#console")).to_have_attribute("data-console-state", "raise")
+    assert actor.evaluate("() => document.activeElement?.tagName") != "INPUT"
+    assert_finger_sized(actor, "raise", artifacts)
+    assert not lobby.errors and not player.errors and not other.errors
