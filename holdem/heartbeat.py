@@ -4,20 +4,29 @@ One beat costs one database write (this process is alive: its connections count,
 holdem/services/presence.py), one read (the sequence number of each table watched here) and one
 Redis read (has the channel layer lost our groups?). With it, sockets that missed a broadcast are
 told the table moved on (`heartbeat` frames: the client asks for a snapshot), and sockets whose
-groups vanished with a Redis flush or restart join them again. docs/decisions.md, "Presence".
+groups vanished with a Redis flush or restart join them again; and after a silence long enough for
+the clock's sweep to take this process for dead (a stall), its sockets count again.
+docs/decisions.md, "Presence".
 """
 
 import asyncio
 import logging
 import time
 import uuid
+from datetime import timedelta
 
 import redis.asyncio
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.utils import timezone
 
 from holdem import rows
-from holdem.services.presence import PROCESS_BEAT_SECONDS, process_beat
+from holdem.models import PROCESS_EXPIRY_SECONDS
+from holdem.services.presence import (
+    PROCESS_BEAT_SECONDS,
+    connections_restore,
+    process_beat,
+)
 
 log = logging.getLogger(__name__)
 
@@ -25,11 +34,9 @@ log = logging.getLogger(__name__)
 PROCESS_KEY = uuid.uuid4().hex
 # channels-redis forgets a group member after a day; joining again well before that keeps it.
 REJOIN_EVERY_SECONDS = 600
-
-
-def beat_and_read_seqs(table_ids: set[int]) -> dict[int, int]:
-    process_beat(process_key=PROCESS_KEY)
-    return rows.table_seqs(table_ids)
+# Beats this far apart may have let the sweep take this process for dead: half the expiry, for
+# a clock (Celery's machine) a little ahead of ours.
+SILENCE_SECONDS = PROCESS_EXPIRY_SECONDS / 2
 
 
 class Heartbeat:
@@ -37,6 +44,10 @@ class Heartbeat:
 
     def __init__(self):
         self.sockets = set()
+        # Every socket presence counts here, beating or not yet (its first frame still on its way).
+        self.counted = set()
+        # When the last beat reached the database (its clock): a silence after it is a stall.
+        self.beaten_at = None
         self.task = None
         # Table seqs read at the last beat, a second ago: an event that old which a socket has
         # not seen was lost, not in flight.
@@ -53,8 +64,12 @@ class Heartbeat:
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self.run())
 
+    def count(self, socket) -> None:
+        self.counted.add(socket)
+
     def discard(self, socket) -> None:
         self.sockets.discard(socket)
+        self.counted.discard(socket)
 
     def settled_seq(self, table_id: int) -> int | None:
         return self.settled_seqs.get(table_id)
@@ -80,12 +95,21 @@ class Heartbeat:
 
     async def beat(self) -> None:
         table_ids = {s.table_id for s in self.sockets if s.table_id is not None}
+        # Taken here, on the event loop: a socket closing after this queues its close behind the
+        # beat on the database thread, so a socket counted again is never one already gone.
+        counted = list(self.counted)
         self.asked_at = asked = time.monotonic()
 
         def beat_now():
             self.database_wait = time.monotonic() - asked
             self.asked_at = None
-            return beat_and_read_seqs(table_ids)
+            now = timezone.now()
+            process_beat(process_key=PROCESS_KEY, now=now)
+            if self.beaten_at is None or now - self.beaten_at > timedelta(seconds=SILENCE_SECONDS):
+                held = [socket.open_socket() for socket in counted]
+                connections_restore(process_key=PROCESS_KEY, sockets=held, now=now)
+            self.beaten_at = now
+            return rows.table_seqs(table_ids)
 
         seqs = await database_sync_to_async(beat_now)()
         if await self.layer_lost() or time.monotonic() - self.joined_at > REJOIN_EVERY_SECONDS:

@@ -12,12 +12,13 @@ from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import timezone
 
 from casino.accounts.sessions import session_is_valid, session_tag
 from holdem.broadcast import user_group
 from holdem.delta import encode
 from holdem.heartbeat import PROCESS_KEY, heartbeat
-from holdem.services.presence import connection_close, connection_open
+from holdem.services.presence import OpenSocket, connection_close, connection_open
 
 # A server whose database thread is this far behind takes no new sockets (BusyGate).
 BUSY_SECONDS = 1.0
@@ -80,7 +81,11 @@ class TrackedConsumer(AsyncWebsocketConsumer):
             user=self.user,
             table_id=self.table_id,
         )
+        # (Not passed in: on a busy server the database thread runs the open seconds later,
+        # and the process's beat in it must carry that time, not this one.)
+        self.opened_at = timezone.now()
         self.tracked = True
+        heartbeat().count(self)  # counted again after a stall (holdem/heartbeat.py)
         for channel in evicted:
             await self.channel_layer.send(channel, {"type": "connection.evict"})
 
@@ -88,6 +93,15 @@ class TrackedConsumer(AsyncWebsocketConsumer):
         """Join the process heartbeat; after the first frame (a snapshot), so that frame comes first."""
         if self.tracked:
             heartbeat().add(self)
+
+    def open_socket(self) -> OpenSocket:
+        """This socket as presence counts it."""
+        return OpenSocket(
+            channel_name=self.channel_name,
+            user=self.user,
+            table_id=self.table_id,
+            opened_at=self.opened_at,
+        )
 
     async def close_tracked(self) -> None:
         if not getattr(self, "tracked", False):

@@ -4,15 +4,18 @@ A connection counts only while its process is alive, so a crash, a SIGKILL or a 
 ghost: the sweeper (`connections_expire`, run by the deadline clock) drops the rows of a process
 that stopped beating. A seated player with no live socket left has lost the connection; after the
 room's grace period (RULES.md 5, `disconnect_grace_seconds`) without coming back they are
-disconnected (`disconnections_due`) and the room's rule applies. docs/decisions.md, "Presence".
+disconnected (`disconnections_due`) and the room's rule applies. A process that was only stalled
+counts its sockets again when it comes back (`connections_restore`). docs/decisions.md, "Presence".
 """
 
 import logging
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
 
+from casino.accounts.models import User
 from holdem.locks import table_lock
 from holdem.models import PROCESS_EXPIRY_SECONDS, Connection, Seat, WebProcess
 from holdem.services.hands import hand_protect_disconnected
@@ -47,32 +50,28 @@ def process_beat(*, process_key: str, now=None) -> None:
         )
 
 
+def process_held(*, process_key: str, now) -> WebProcess:
+    """The row of web process `process_key`, beaten, made again if the sweep took it, and locked
+    until the caller's transaction ends: the sweep cannot delete it under a connection being
+    written (issue 26: a socket open failed with a ForeignKeyViolation when it did)."""
+    process_beat(process_key=process_key, now=now)
+    process = WebProcess.objects.select_for_update(no_key=True).filter(key=process_key).first()
+    if process is None:  # swept between the beat and the lock
+        process, _ = WebProcess.objects.get_or_create(
+            key=process_key, defaults={"started_at": now, "seen_at": now}
+        )
+    return process
+
+
 def connection_open(
     *, process_key: str, channel_name: str, user, table_id: int | None = None, now=None
 ) -> list[str]:
     """A websocket opened. Returns the channel names of the user's oldest sockets beyond
     MAX_SOCKETS_PER_USER, for the caller to close."""
     now = now or timezone.now()
-    process_beat(process_key=process_key, now=now)
-    process = WebProcess.objects.get(key=process_key)
     with transaction.atomic():
-        if table_id is not None:
-            table = table_lock(table_id)
-            already_here = live_connections().filter(table=table, user=user).exists()
-        Connection.objects.create(
-            process=process, user=user, table_id=table_id, channel_name=channel_name, opened_at=now
-        )
-        if table_id is not None:
-            if not already_here:
-                spectators_changed(table, user.pk)
-            seat = Seat.objects.filter(table=table, user=user).first()
-            if seat is not None and seat.connection_lost_at is not None:
-                seat.connection_lost_at = None  # back within the grace period: nothing happened
-                seat.save(update_fields=["connection_lost_at"])
-            if seat is not None and seat.disconnected:
-                seat.disconnected = False
-                seat.save(update_fields=["disconnected"])
-                notify_table(table, "reconnected", {"seat": seat.number})
+        process = process_held(process_key=process_key, now=now)
+        _connection_add(process, channel_name=channel_name, user=user, table_id=table_id, at=now)
     mine = list(
         live_connections()
         .filter(user=user)
@@ -80,6 +79,72 @@ def connection_open(
         .values_list("channel_name", flat=True)
     )
     return mine[MAX_SOCKETS_PER_USER:]
+
+
+@dataclass(frozen=True)
+class OpenSocket:
+    """A socket a web process holds, as it counts it (`connections_restore`)."""
+
+    channel_name: str
+    user: User
+    table_id: int | None
+    opened_at: datetime
+
+
+def connections_restore(*, process_key: str, sockets: list[OpenSocket], now=None) -> int:
+    """The web process `process_key` was silent long enough to be taken for dead (a stall: CPU
+    starvation, a long pause), and the sweep may have dropped its connections. The sockets it
+    still holds count again, each as a socket opened anew: a lost connection is found again
+    within the grace, a player disconnected meanwhile is reconnected. Idempotent; returns the
+    connections made again."""
+    now = now or timezone.now()
+    known = set(
+        Connection.objects.filter(channel_name__in=[s.channel_name for s in sockets]).values_list(
+            "channel_name", flat=True
+        )
+    )
+    restored = 0
+    for socket in sockets:
+        if socket.channel_name in known:
+            continue
+        with transaction.atomic():
+            process = process_held(process_key=process_key, now=now)
+            if Connection.objects.filter(channel_name=socket.channel_name).exists():
+                continue
+            _connection_add(
+                process,
+                channel_name=socket.channel_name,
+                user=socket.user,
+                table_id=socket.table_id,
+                at=socket.opened_at,
+            )
+            restored += 1
+    if restored:
+        log.warning("a stalled web process counted %s of its sockets again", restored)
+    return restored
+
+
+def _connection_add(process, *, channel_name: str, user, table_id: int | None, at) -> None:
+    """Count a socket of `user` (the caller's transaction holds the process row): at a table,
+    the user is there again, and a seat's lost connection is found."""
+    if table_id is not None:
+        table = table_lock(table_id)
+        already_here = live_connections().filter(table=table, user=user).exists()
+    Connection.objects.create(
+        process=process, user=user, table_id=table_id, channel_name=channel_name, opened_at=at
+    )
+    if table_id is None:
+        return
+    if not already_here:
+        spectators_changed(table, user.pk)
+    seat = Seat.objects.filter(table=table, user=user).first()
+    if seat is not None and seat.connection_lost_at is not None:
+        seat.connection_lost_at = None  # back within the grace period: nothing happened
+        seat.save(update_fields=["connection_lost_at"])
+    if seat is not None and seat.disconnected:
+        seat.disconnected = False
+        seat.save(update_fields=["disconnected"])
+        notify_table(table, "reconnected", {"seat": seat.number})
 
 
 def connection_close(*, channel_name: str, user, table_id: int | None = None) -> None:
@@ -96,30 +161,53 @@ def connection_close(*, channel_name: str, user, table_id: int | None = None) ->
 
 def connections_expire(now=None) -> int:
     """Drop the connections of web processes that stopped beating; players with no live socket
-    left at their table are disconnected. Idempotent; the deadline clock runs it."""
+    left at their table have lost their connection. Idempotent; the deadline clock runs it."""
     cutoff = live_cutoff(now)
-    dead = list(WebProcess.objects.filter(seen_at__lt=cutoff).values_list("pk", flat=True))
-    if not dead:
-        return 0
-    lost = {}
-    rows = Connection.objects.filter(process_id__in=dead, table__isnull=False)
-    for table_id, user_id, seen in rows.values_list("table_id", "user_id", "process__seen_at"):
-        lost[(table_id, user_id)] = max(seen, lost.get((table_id, user_id), seen))
+    # The most recent first: a player whose sockets were on several dead processes lost the
+    # connection when the last of them stopped.
+    dead = WebProcess.objects.filter(seen_at__lt=cutoff).order_by("-seen_at")
     dropped = 0
-    for (table_id, user_id), last_seen in sorted(lost.items()):
+    buried = 0
+    for process_id in list(dead.values_list("pk", flat=True)):
+        count, gone = _process_bury(process_id, cutoff)
+        dropped += count
+        buried += gone
+    if dropped:
+        log.info("dropped %s connections of %s dead web processes", dropped, buried)
+    return dropped
+
+
+def _process_bury(process_id: int, cutoff) -> tuple[int, int]:
+    """Drop a silent process's connections, one table and player at a time, then its row. Each
+    step locks the row and checks it again: a process that beats meanwhile was only stalled, and
+    is left alone (it counts its sockets again itself, `connections_restore`). Returns the
+    connections dropped and 1 if the row went."""
+    at_tables = Connection.objects.filter(process_id=process_id, table__isnull=False)
+    dropped = 0
+    for table_id, user_id in sorted(set(at_tables.values_list("table_id", "user_id"))):
         with transaction.atomic():
+            last_seen = _still_silent(process_id, cutoff)
+            if last_seen is None:
+                return dropped, 0
             table = table_lock(table_id)
             dropped += Connection.objects.filter(
-                process_id__in=dead, table=table, user_id=user_id
+                process_id=process_id, table=table, user_id=user_id
             ).delete()[0]
             # The player was last known connected when their server last beat.
             _left_if_gone(table, user_id, lost_at=last_seen)
     with transaction.atomic():
-        dropped += Connection.objects.filter(process_id__in=dead).delete()[0]
-        WebProcess.objects.filter(pk__in=dead, seen_at__lt=cutoff).delete()
-    if dropped:
-        log.info("dropped %s connections of %s dead web processes", dropped, len(dead))
-    return dropped
+        if _still_silent(process_id, cutoff) is None:
+            return dropped, 0
+        dropped += Connection.objects.filter(process_id=process_id).delete()[0]
+        WebProcess.objects.filter(pk=process_id).delete()
+    return dropped, 1
+
+
+def _still_silent(process_id: int, cutoff):
+    """Lock the process's row (before any table: the order connection_open takes them in) and
+    return its last beat if that is still before `cutoff`, else None."""
+    rows = WebProcess.objects.select_for_update().filter(pk=process_id, seen_at__lt=cutoff)
+    return rows.values_list("seen_at", flat=True).first()
 
 
 def disconnections_due(now=None) -> int:
