@@ -17,10 +17,9 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.lock
 	$(PIP) install -q --disable-pip-version-check --require-hashes -r requirements-dev.lock
 	touch $@
 
-## make run: the whole site on http://127.0.0.1:8000 (embedded mode unless REDIS_URL is set)
+## make run: the whole site on http://127.0.0.1:8000 with production settings (embedded mode unless
+## REDIS_URL is set; DJANGO_DEBUG=true make run for Django's debug pages). bin/run migrates and seeds.
 run: $(VENV)/.runtime
-	$(PY) manage.py migrate --no-input
-	$(PY) manage.py seed_demo
 	bin/run
 
 ## make test: the static checks (bin/check: ruff, mypy, node --test), then the whole suite

@@ -120,3 +120,26 @@ def test_plain_http_cookies_are_a_deliberate_choice_that_check_deploy_flags():
         timeout=120,
     )
     assert "security.W012" in done.stdout + done.stderr  # session cookie not Secure: said out loud
+
+
+@pytest.mark.django_db
+def test_the_error_pages_are_the_sites_own_and_need_no_request(rf):
+    """Outside DEBUG Django renders templates/403.html, 404.html and 500.html; the 500 page gets
+    no request context at all (the database may be what failed), so it must stand on its own."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.core.exceptions import PermissionDenied
+    from django.http import Http404
+    from django.views.defaults import page_not_found, permission_denied, server_error
+
+    request = rf.get("/hands/7/")
+    request.user = AnonymousUser()
+    pages = {
+        500: server_error(request).content.decode(),
+        404: page_not_found(request, Http404("not one of your hands")).content.decode(),
+        403: permission_denied(request, PermissionDenied("no")).content.decode(),
+    }
+    for code, page in pages.items():
+        assert f'<p class="error-code">{code}</p>' in page
+        assert 'href="/static/css/site.css"' in page and "Hold'em Casino" in page
+        assert not INLINE_CODE.search(page)
+    assert "not one of your hands" not in pages[404]  # no hint that the hand exists
