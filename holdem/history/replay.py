@@ -50,10 +50,21 @@ def replay_record(record: HandRecord, events: list | None = None):
 
 def hand_log(record: HandRecord) -> list[dict]:
     """The public engine events of a hand so far, as the table's `event` frames carried them:
-    what a player who reloads the page needs to write the table log again."""
-    events: list = []
-    replay_record(record, events)
-    return [event.as_dict() for event in events if event.private_to is None]
+    what a player who reloads the page needs to write the table log again. Each has `at` (epoch
+    ms: the hand's start, or when its action was logged), so the page can put the chat lines
+    said meanwhile where they were said."""
+    state, happened = _hand_start(record)
+    at = _epoch_ms(record.started_at)
+    log = [{**event.as_dict(), "at": at} for event in happened if event.private_to is None]
+    for row in record.actions.all():
+        state, happened = _apply_row(state, row)
+        at = _epoch_ms(row.created_at)
+        log.extend({**event.as_dict(), "at": at} for event in happened if event.private_to is None)
+    return log
+
+
+def _epoch_ms(moment) -> int:
+    return int(moment.timestamp() * 1000)
 
 
 # The engine's events carry every amount (the blinds, what each call or all-in put in, the pots

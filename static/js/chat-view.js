@@ -65,6 +65,7 @@ export class TableChat {
     const me = this.app.you ? this.app.you.user_id : null;
     const parts = chatLineParts(line, me);
     const item = el("li", { class: `log-chat${parts.mine ? " mine" : ""}`, dataset: { userId: String(line.user_id) } },
+      parts.time ? el("time", { class: "chat-time", datetime: new Date(line.at).toISOString() }, `${parts.time} `) : null,
       el("strong", { class: "chat-name" }, `${parts.name}: `),
       el("span", { class: "chat-text" }, parts.text));
     if (parts.canMute) {

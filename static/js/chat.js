@@ -21,7 +21,30 @@ export function chatShows(line, mutedIds, myUserId) {
  * reader may mute its author. The text stays text: the view puts it in a text node. */
 export function chatLineParts(line, myUserId) {
   const mine = line.user_id === myUserId;
-  return { name: line.username, text: line.text, mine, canMute: !mine && Number.isInteger(line.user_id) };
+  return { name: line.username, text: line.text, mine, canMute: !mine && Number.isInteger(line.user_id), time: chatTime(line.at) };
+}
+
+/** "14:05": when a line was said (epoch ms), by this computer's clock; "" without a time. */
+export function chatTime(at) {
+  if (!Number.isFinite(at)) return "";
+  const when = new Date(at);
+  return `${String(when.getHours()).padStart(2, "0")}:${String(when.getMinutes()).padStart(2, "0")}`;
+}
+
+/** A snapshot's hand log (engine events) and chat lines, oldest first, merged in the order they
+ * happened by their `at`: items `{event}` or `{line}`. A line said before the hand goes above it,
+ * not under the hand's last action. Without times, the lines come after the events. */
+export function restoredLog(events, lines) {
+  const items = [];
+  const waiting = [...(lines || [])];
+  for (const event of events || []) {
+    while (waiting.length && Number.isFinite(event.at) && Number.isFinite(waiting[0].at) && waiting[0].at < event.at) {
+      items.push({ line: waiting.shift() });
+    }
+    items.push({ event });
+  }
+  for (const line of waiting) items.push({ line });
+  return items;
 }
 
 /** The lines of a snapshot to show, oldest first, without those already shown (by id). */

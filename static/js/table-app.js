@@ -6,6 +6,7 @@
 
 import { TableAlerts } from "./alerts-view.js";
 import { topUpRange } from "./buy-in.js";
+import { newChatLines, restoredLog } from "./chat.js";
 import { TableChat } from "./chat-view.js";
 import { cardBackDesign } from "./cards.js";
 import { inTimeBank, turnFractionLeft, turnSecondsLeft } from "./clock.js";
@@ -315,8 +316,13 @@ export class TableApp {
     // A page opened (or reloaded) mid-hand writes the hand's log so far; a running page that
     // asked for a snapshot keeps the lines it has.
     if (Array.isArray(frame.log)) {
-      if (!this.dom.log.querySelector("li:not(.log-chat)")) this.logEvent({ kind: "hand", engine: frame.log });
-      else this.noteLastActions(frame.log);
+      if (!this.dom.log.querySelector("li:not(.log-chat)")) {
+        // The chat lines said meanwhile go where they were said, not all under the hand.
+        for (const item of restoredLog(frame.log, newChatLines(frame.chat, this.chat.shown))) {
+          if (item.event) this.logEvent({ kind: "hand", engine: [item.event] });
+          else this.chat.add(item.line);
+        }
+      } else this.noteLastActions(frame.log);
     }
     this.chat.fromSnapshot(frame);
   }
