@@ -64,9 +64,7 @@ def test_a_buy_in_and_a_top_up_at_a_table_reach_the_wallet_socket(table_room, ma
     async def scenario():
         mine = await open_socket("/ws/me/", user=carol, name="carol me")
         await mine.receive()
-        await database_sync_to_async(table_sit)(
-            table_id=table.pk, user=carol, seat=0, buy_in=2_000
-        )
+        await database_sync_to_async(table_sit)(table_id=table.pk, user=carol, seat=0, buy_in=2_000)
         assert (await mine.until(lambda f: f["type"] == "wallet"))["balance"] == 8_000
         await database_sync_to_async(table_top_up)(table_id=table.pk, user=carol, amount=500)
         assert (await mine.until(lambda f: f["type"] == "wallet"))["balance"] == 7_500
