@@ -5,16 +5,18 @@ list shows as held, with its time left, to a spectator, and as theirs to the pla
 
 import json
 import re
+import time
 
 import pytest
 
 from tests.e2e.conftest import PASSWORD
-from tests.e2e.test_table_play import expect, sit
+from tests.e2e.test_table_alerts import put_all_in
+from tests.e2e.test_table_play import expect, sit, wait_hand, whose_turn
 from tests.e2e.test_table_rules import shoot
 
 pytestmark = pytest.mark.e2e
 
-PLAYERS = [f"truth{n}" for n in range(1, 8)]
+PLAYERS = [f"truth{n}" for n in range(1, 11)]
 
 SETUP = """
 import json
@@ -35,6 +37,8 @@ rooms = {{
                           countdown_full_seconds=1, turn_seconds=60, time_bank_seconds=0).pk,
     "sitting_out": room_create(name="E2E Truth Sitting Out", preset="nl50", seats=6, **slow).pk,
     "held": room_create(name="E2E Truth Held", preset="nl50", seats=2, **slow).pk,
+    "bust": room_create(name="E2E Truth Bust", preset="nl50", seats=2, countdown_seconds=2,
+                        countdown_full_seconds=1, turn_seconds=20, time_bank_seconds=0).pk,
 }}
 table_sit(table_id=rooms["sitting_out"], user=users["truth3"], seat=0, buy_in=2_000)
 table_sit_out(table_id=rooms["sitting_out"], user=users["truth3"])
@@ -135,3 +139,54 @@ def test_a_seat_held_for_the_waiting_list_shows_held_to_a_spectator_and_free_to_
         holder.locator('.seat[data-seat="0"]').get_by_role("button", name="Sit here")
     ).to_be_visible()
     assert not watcher.errors and not holder.errors
+
+
+def busted_page(pages, timeout=20):
+    """The page whose player lost their seat at the end of the hand, or None when the next hand
+    started instead (a split pot: nobody busted)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for page in pages:
+            if not page.locator(".seat.mine").count():
+                return page
+        if all(page.locator("#stage.in-hand").count() for page in pages):
+            return None
+        time.sleep(0.05)
+    raise AssertionError("the hand neither busted anybody nor made way for the next one")
+
+
+def test_a_busted_player_is_not_offered_a_seat_held_for_the_waiting_list(
+    site, rooms, sign_in, artifacts
+):
+    first, second = sign_in("truth8"), sign_in("truth9")
+    for page in (first, second):
+        open_room(page, site, rooms["bust"])
+    sit(first, 0, 2000)
+    sit(second, 1, 2000)
+    # The room is full: truth10 gets in line (no page of theirs is needed for the hold).
+    site["manage"](
+        "shell",
+        "-c",
+        "from casino.accounts.models import User\n"
+        "from holdem.services.waiting import waiting_join\n"
+        f"waiting_join(table_id={rooms['bust']}, user=User.objects.get(username='truth10'))",
+    )
+    for _ in range(4):  # equal stacks all in before the flop: anything but a split pot busts one
+        wait_hand(first, second)
+        actor = whose_turn([first, second])
+        put_all_in(actor, "all_in")
+        put_all_in(whose_turn([second if actor is first else first]), "call")
+        expect(first.locator("#stage.in-hand")).to_be_hidden()
+        loser = busted_page([first, second])
+        if loser:
+            break
+    else:
+        pytest.skip("four split pots in a row: nobody busted")
+    seat = "0" if loser is first else "1"
+    held = loser.locator(f'.seat[data-seat="{seat}"]')
+    expect(held).to_contain_text("Reserved for the waiting list")
+    loser.wait_for_timeout(1500)  # the rebuy offer, if any, opens within a moment of the bust
+    expect(loser.locator("#sit-dialog")).to_be_hidden()
+    expect(held.get_by_role("button", name="Sit here")).to_have_count(0)
+    shoot(loser, artifacts, "truth-busted-held-seat")
+    assert not first.errors and not second.errors
