@@ -48,9 +48,13 @@ def room_options_update(*, table: Table, fields) -> Table:
     copy) and announce it. Only those columns are written: the game's own (the hand in play, its
     clocks, its sequence number) may have moved on since the form read the row."""
     with transaction.atomic():
-        table.save(update_fields=list(fields))
-        _room_announce(Table.objects.get(pk=table.pk))
-    return table
+        locked = table_lock(table.pk)
+        for name in fields:
+            setattr(locked, name, getattr(table, name))
+        locked.save(update_fields=list(fields))
+        notify_table(locked, "options_changed", {})  # the room's own page shows its new rules
+        _room_announce(locked)
+    return locked
 
 
 def _room_announce(table: Table, lobby: bool = True) -> None:

@@ -83,6 +83,7 @@ export function tableLines(event, name) {
     case "closing": return [{ text: "The room closes after this hand", kind: "warn" }];
     case "closed": return [{ text: "The room is closed", kind: "warn" }];
     case "opened": return [{ text: "The room is open again" }];
+    case "options_changed": return [{ text: "The staff changed this room's rules (see Room rules)", kind: "warn" }];
     case "topped_up": return [{ text: `${who} adds ${chips(event.amount)} chips` }];
     case "time_bank": return [{ text: `${who} is using the time bank (${event.seconds}s)`, kind: "warn" }];
     default: return [];

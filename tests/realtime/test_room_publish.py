@@ -47,14 +47,25 @@ def test_rooms_made_changed_and_closed_in_the_admin_reach_lobby_and_table_socket
             assert made["room"]["min_buy_in"] == 200
 
         made = await database_sync_to_async(Table.objects.get)(name="Night owls")
+        inside = await open_socket(f"/ws/table/{made.pk}/", user=carol, name="carol at the room")
+        await inside.receive()
         url = reverse("admin:holdem_table_change", args=[made.pk])
         shown = input_names((await get(url)).content.decode())
         data = form_data(name="Night owls", min_buy_in=300, small_blind=10, big_blind=20)
         response = await post(url, {k: v for k, v in data.items() if k in shown})
         assert response.status_code == 302
         for sock in (lobby, table):
-            changed = await sock.until(room_frame("Night owls"))
-            assert changed["room"]["min_buy_in"] == 300 and changed["room"]["stakes"] == "10/20"
+            # (The lobby heard of carol watching the room first: a room frame of its own.)
+            changed = await sock.until(
+                lambda f: room_frame("Night owls")(f) and f["room"]["min_buy_in"] == 300
+            )
+            assert changed["room"]["stakes"] == "10/20"
+        # A page open at that room sees its new rules at once too.
+        await inside.until(
+            lambda f: f["type"] == "event" and f["event"]["kind"] == "options_changed"
+        )
+        assert inside.table["stakes"] == "10/20", inside.frames[-1]
+        assert inside.table["options"]["min_buy_in"] == 300, inside.frames[-1]
 
         response = await post(
             reverse("admin:holdem_table_changelist"),
@@ -64,7 +75,7 @@ def test_rooms_made_changed_and_closed_in_the_admin_reach_lobby_and_table_socket
         for sock in (lobby, table):
             closed = await sock.until(room_frame("Night owls"))
             assert closed["room"]["status"] == "closed"
-        for sock in (lobby, table):
+        for sock in (lobby, table, inside):
             await sock.close()
 
     async_to_sync(scenario)()
