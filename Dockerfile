@@ -2,10 +2,10 @@
 # (docker-compose.yml chooses the command). Static files are collected at start by the one-shot
 # `migrate` service into a volume nginx serves.
 #
-# The base is Python 3.11 on Debian bookworm; a rebuild takes that line's latest patch release.
+# The base is Python 3.13 on Debian 13 (trixie); a rebuild takes that line's latest patch release.
 # It is a build argument only so that a machine that cannot pull from Docker Hub can build on a
 # local image with the same contract (bin/compose-e2e's stand-ins, docs/deploy.md): leave it.
-ARG PYTHON_IMAGE=python:3.11-slim-bookworm
+ARG PYTHON_IMAGE=python:3.13-slim-trixie
 FROM ${PYTHON_IMAGE}
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

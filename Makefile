@@ -1,5 +1,8 @@
 # The two commands a newcomer needs: `make run` and `make test` (`make test-fast` while editing).
-PYTHON ?= python3.11
+# Python 3.13 (docs/decisions.md): the one on PATH when it runs, else pyenv's or Debian's.
+PYTHON ?= $(firstword $(shell python3.13 -c 'import sys; print(sys.executable)' 2>/dev/null) \
+  $(wildcard $(HOME)/.pyenv/versions/3.13*/bin/python3.13 /root/.pyenv/versions/3.13*/bin/python3.13) \
+  /usr/bin/python3.13)
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(VENV)/bin/pip
@@ -9,7 +12,8 @@ PIP    := $(VENV)/bin/pip
 # Installs read the lock files (every package, direct and indirect, pinned with its hashes);
 # requirements*.txt name what we depend on and are the input the locks are made from.
 $(VENV)/.runtime: requirements.lock
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 13))' 2>/dev/null || \
+	  { rm -rf $(VENV); $(PYTHON) -m venv $(VENV); }
 	$(PIP) install -q --disable-pip-version-check --require-hashes -r requirements.lock
 	touch $@
 
@@ -62,8 +66,8 @@ compose-e2e: $(VENV)/.dev
 
 ## make lock: pin every package (direct and indirect) with hashes, after an edit of requirements*.txt
 lock: $(VENV)/.dev
-	$(VENV)/bin/uv pip compile requirements.txt --universal --python-version 3.11 --generate-hashes -o requirements.lock
-	$(VENV)/bin/uv pip compile requirements-dev.txt --universal --python-version 3.11 --generate-hashes -c requirements.lock -o requirements-dev.lock
+	$(VENV)/bin/uv pip compile requirements.txt --universal --python-version 3.13 --generate-hashes -o requirements.lock
+	$(VENV)/bin/uv pip compile requirements-dev.txt --universal --python-version 3.13 --generate-hashes -c requirements.lock -o requirements-dev.lock
 
 bench: $(VENV)/.dev
 	$(PY) bench/engine.py

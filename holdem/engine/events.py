@@ -6,7 +6,7 @@ primitives only; mappings keyed by seat use string keys ("3"), as JSON does.
 
 from collections.abc import Mapping
 from dataclasses import MISSING, Field, dataclass, fields
-from typing import Any, ClassVar, TypeVar, dataclass_transform
+from typing import Any, ClassVar, dataclass_transform
 
 from holdem.engine.names import Action, Street, Structure
 
@@ -77,11 +77,8 @@ class Event:
         return answer
 
 
-_E = TypeVar("_E", bound=Event)
-
-
 @dataclass_transform(frozen_default=True)
-def event(cls: type[_E]) -> type[_E]:
+def event[E: Event](cls: type[E]) -> type[E]:
     """Make an Event subclass a frozen dataclass that keeps Event's fast __init__."""
     cls = dataclass(frozen=True, init=False)(cls)
     cls._names = tuple(field.name for field in fields(cls))

@@ -5,7 +5,7 @@ Everything here is plain, immutable and equal by value, so a hand survives a JSO
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypedDict, TypeVar, Unpack
+from typing import Any, TypedDict, Unpack
 
 from holdem.engine.frozen import FrozenDict
 from holdem.engine.names import Street
@@ -35,10 +35,9 @@ class SeatIn:
 # tests/engine/test_hand.py checks that the signatures and the change lists match the fields.
 _new = object.__new__
 _set = object.__setattr__
-_Frozen = TypeVar("_Frozen")
 
 
-def _replaced(frozen: _Frozen, changes: Mapping[str, object]) -> _Frozen:
+def _replaced[Frozen](frozen: Frozen, changes: Mapping[str, object]) -> Frozen:
     """A copy of a frozen dataclass with some fields changed, without running its __init__."""
     changed = _new(type(frozen))
     _set(changed, "__dict__", {**frozen.__dict__, **changes})

@@ -25,5 +25,5 @@ def test_a_served_process_freezes_what_it_loaded_and_collects_the_young_less_oft
     assert out.returncode == 0, out.stderr
     frozen, young_before, young, middle, old = map(int, out.stdout.split())
     assert frozen > 10_000  # the interpreter, Daphne, Twisted: out of every later collection
-    assert young_before == 700 and young == 20_000
+    assert young_before < young == 20_000  # CPython's own: 700 up to 3.12, 2,000 from 3.13
     assert (middle, old) == (10, 10)  # the older generations keep CPython's pace

@@ -24,11 +24,11 @@ APP_SERVICES = ("migrate", "web", "worker", "beat")
 LONG_RUNNING = ("postgres", "redis", "web", "worker", "beat", "nginx")
 # service -> (the variable naming its image, the official image it defaults to)
 IMAGES = {
-    "postgres": ("POSTGRES_IMAGE", "postgres:16-alpine"),
-    "redis": ("REDIS_IMAGE", "redis:7-alpine"),
+    "postgres": ("POSTGRES_IMAGE", "postgres:17-alpine"),
+    "redis": ("REDIS_IMAGE", "redis:8-alpine"),
     "nginx": ("NGINX_IMAGE", "nginx:1.28-alpine"),
 }
-PYTHON_IMAGE = "python:3.11-slim-bookworm"
+PYTHON_IMAGE = "python:3.13-slim-trixie"
 
 
 @pytest.fixture(scope="module")
@@ -162,7 +162,7 @@ def test_the_image_runs_as_a_non_root_user():
     assert ".env" in (ROOT / ".dockerignore").read_text().split()
 
 
-def test_the_image_is_python_3_11_on_bookworm_and_installs_only_the_locked_files(compose):
+def test_the_image_is_python_3_13_on_trixie_and_installs_only_the_locked_files(compose):
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert f"ARG PYTHON_IMAGE={PYTHON_IMAGE}\nFROM ${{PYTHON_IMAGE}}\n" in dockerfile
     # The compose file passes the same default, so `docker compose build` and `docker build .`
