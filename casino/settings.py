@@ -250,7 +250,7 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# Celery: the broker is the same Redis; beat fires due deadlines every second (STYLE.md 7, 10).
+# Celery: the broker is the same Redis; beat fires due deadlines every second (style.md 7, 10).
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True

@@ -21,7 +21,7 @@ class UserConsumer(TrackedConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close()
             return
-        # Subscribe, then snapshot (STYLE.md 6): a change committed in between comes as a frame
+        # Subscribe, then snapshot (style.md 6): a change committed in between comes as a frame
         # with a higher version, never lost.
         await self.open_tracked([user_socket_group(self.user.pk)])
         await self.send_wallet()

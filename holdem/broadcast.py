@@ -1,7 +1,7 @@
 """The one way table events leave the server: frames encoded once, sent after the transaction commits.
 
 Public events go to the table's group; a player's hole cards and legal actions go to a group for
-that player at that table only (STYLE.md 4, 5). The services choose the recipients.
+that player at that table only (style.md 4, 5). The services choose the recipients.
 
 A channel message carries its frame as JSON text, so each consumer forwards it without encoding
 it again; all of one commit's messages leave in one hop to the event loop.

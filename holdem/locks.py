@@ -1,4 +1,4 @@
-"""One lock order for everything at a table: the table row, then its seats, then wallets (STYLE.md 8)."""
+"""One lock order for everything at a table: the table row, then its seats, then wallets (style.md 8)."""
 
 from holdem.models import Seat, Table
 from holdem.rows import seats_with_users, table_locked

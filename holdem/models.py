@@ -1,6 +1,6 @@
 """Rooms (tables), seats, live connections, hands in progress and the hand history, as stored rows.
 
-The table row is the unit of locking: every change at a table locks it first (STYLE.md 8).
+The table row is the unit of locking: every change at a table locks it first (style.md 8).
 """
 
 from django.conf import settings
@@ -99,7 +99,7 @@ class Table(models.Model):
         help_text="How long a dropped connection may take to come back before it counts as a disconnection.",
     )
 
-    # Clock columns (STYLE.md 7: timers are data). Not indexed: every action moves the turn
+    # Clock columns (style.md 7: timers are data). Not indexed: every action moves the turn
     # clock, and an index on it made each action's UPDATE write a new entry in every index of
     # the table; the sweep reads a few hundred rows a second without one (docs/decisions.md).
     next_hand_at = models.DateTimeField(null=True, blank=True)

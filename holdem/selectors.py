@@ -1,6 +1,6 @@
 """Reads about tables: what a viewer may see (public part, private part), the lobby, the books.
 
-Hole cards come only from the engine's own view for that seat (STYLE.md 5): the public part is
+Hole cards come only from the engine's own view for that seat (style.md 5): the public part is
 the engine's spectator view, the private part is built for one user and sent to them alone.
 """
 

@@ -1,4 +1,4 @@
-"""Celery tasks: thin calls of services (STYLE.md 3)."""
+"""Celery tasks: thin calls of services (style.md 3)."""
 
 from celery import shared_task
 

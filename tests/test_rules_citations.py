@@ -165,7 +165,7 @@ def test_citation_forms():
     text = (
         "# RULES.md 4 [003]: show or muck\n"
         "see RULES.md 1/3/4/5 and rules.md 1 and 7, RULES.md 2, 4 and 5 say\n"
-        "RULES.md section 6; RULES.md 3 / STYLE.md 1; RULES.md 5, 2,000 chips; RULES.md`.\n"
+        "RULES.md section 6; RULES.md 3 / style.md 1; RULES.md 5, 2,000 chips; RULES.md`.\n"
     )
     assert cited_sections(text) == [
         (1, 4),

@@ -89,7 +89,7 @@ class WalletAdmin(admin.ModelAdmin):
         )
 
     def save_model(self, request, obj, form, change):
-        """A change form posted anyway has nothing to save (STYLE.md 9: the ledger or nothing)."""
+        """A change form posted anyway has nothing to save (style.md 9: the ledger or nothing)."""
 
     @admin.display(description="adjust")
     def adjust_link(self, wallet):

@@ -1,6 +1,6 @@
 """Players, their chip wallets and the append-only ledger of every chip movement.
 
-Balances change only through casino.accounts.services.wallet_adjust (STYLE.md 9).
+Balances change only through casino.accounts.services.wallet_adjust (style.md 9).
 """
 
 from django.conf import settings

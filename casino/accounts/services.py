@@ -17,7 +17,7 @@ wallet_changed = Signal()
 
 
 def wallet_lock(*, user_ids) -> dict[int, Wallet]:
-    """Lock wallets in primary-key order (STYLE.md 8: one lock order), creating missing ones."""
+    """Lock wallets in primary-key order (style.md 8: one lock order), creating missing ones."""
     ids = sorted(set(user_ids))
     wallets = _wallets_locked(ids)
     if len(wallets) < len(ids):  # rare: an account made before wallets were opened with it

@@ -1,4 +1,4 @@
-"""Every state change at a table (STYLE.md 2): one transaction each, table row locked first."""
+"""Every state change at a table (style.md 2): one transaction each, table row locked first."""
 
 from holdem.services.clock import deadlines_fire_due
 from holdem.services.hands import table_act, table_muck, table_pre_action, table_show

@@ -1,7 +1,7 @@
 """The one function that fires every due deadline: countdown ends and turn timeouts.
 
 Idempotent: each table is re-checked under its lock, so a late, repeated or racing call is a
-no-op. Celery beat calls it every second; the embedded clock calls it in-process (STYLE.md 7).
+no-op. Celery beat calls it every second; the embedded clock calls it in-process (style.md 7).
 Each run is recorded (`ClockBeat`): /healthz reports it, and a gap since the last run means the
 site was down, so turns that ran out meanwhile get a fresh clock instead of a timeout.
 """

@@ -108,7 +108,7 @@ def spectators_changed(table, user_id: int) -> None:
         return
     # The clients now hold this count (table-delta.js): the next event's changes are measured
     # from it. Left at the last event's count, a seat taken back to that count sent no change,
-    # and "1 watching" stayed on the players' screens (issue 26).
+    # and "1 watching" stayed on the players' screens.
     sent = decode(table.sent_view) if table.sent_view else {}
     if "table" in sent:
         sent["table"]["spectators"] = table.spectators

@@ -53,7 +53,7 @@ def process_beat(*, process_key: str, now=None) -> None:
 def process_held(*, process_key: str, now) -> WebProcess:
     """The row of web process `process_key`, beaten, made again if the sweep took it, and locked
     until the caller's transaction ends: the sweep cannot delete it under a connection being
-    written (issue 26: a socket open failed with a ForeignKeyViolation when it did)."""
+    written (a socket open failed with a ForeignKeyViolation when it did)."""
     process_beat(process_key=process_key, now=now)
     process = WebProcess.objects.select_for_update(no_key=True).filter(key=process_key).first()
     if process is None:  # swept between the beat and the lock

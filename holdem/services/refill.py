@@ -118,7 +118,7 @@ def wallet_refill(*, user) -> LedgerEntry:
         # The wallet lock makes a player's claims take turns (a second tab waits, then finds the
         # first claim). The seat is read after it without a lock of its own: a sit-down or a
         # cash-out moves chips between the seat and this wallet in one transaction that needs
-        # this lock too, so the two always add up to what the player holds (STYLE.md 8: a
+        # this lock too, so the two always add up to what the player holds (style.md 8: a
         # table's locks would have to come before the wallet's, and only one is needed here).
         wallet = wallet_lock(user_ids=[user.pk])[user.pk]
         offer = refill_offer(user=user, balance=wallet.balance, now=timezone.now())

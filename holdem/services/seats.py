@@ -1,6 +1,6 @@
 """Sitting down, standing up, sitting out and coming back, posting (RULES.md 2).
 
-Every function locks the table row first, then seats, then wallets (STYLE.md 8).
+Every function locks the table row first, then seats, then wallets (style.md 8).
 """
 
 from django.db import transaction
@@ -27,7 +27,7 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
             raise DomainError("table_closed", "this room is closed")
         if not 0 <= seat < table.seats:
             raise DomainError("bad_seat", f"this room has seats 0 to {table.seats - 1}")
-        # The wallet lock (after table and seats: STYLE.md 8) also serialises one user sitting
+        # The wallet lock (after table and seats: style.md 8) also serialises one user sitting
         # down at two tables at once, which the table locks alone would not.
         wallet = wallet_lock(user_ids=[user.pk])[user.pk]
         mine = Seat.objects.filter(user=user).first()

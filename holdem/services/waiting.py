@@ -1,7 +1,7 @@
 """The waiting list of a room with no seat to take (issue 15): join, leave, a freed seat offered
 to the first in line for OFFER_SECONDS and passed on when declined or lapsed.
 
-Every change locks the table row first (STYLE.md 8), so a room's line changes in step with its
+Every change locks the table row first (style.md 8), so a room's line changes in step with its
 seats. A player hears of their place and offers in their own group (`user.<id>`: the lobby and
 any table page they have open); the lobby hears when the number of seats held changes.
 """

@@ -1,6 +1,6 @@
 """`make run` as a newcomer starts it, run for real on a free port: production settings by default
 (DEBUG off, the site's own styled error pages, static files served, a secret key made once and
-kept across restarts), Django's debug pages only when asked (issue 26, point 12)."""
+kept across restarts), Django's debug pages only when asked."""
 
 import http.cookiejar
 import os

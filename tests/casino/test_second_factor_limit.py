@@ -1,5 +1,5 @@
 """The admin's code page counts wrong codes the way the sign-in page counts wrong passwords: each
-one is answered as wrong, and only the limit's worth of them pauses the page (issue 26)."""
+one is answered as wrong, and only the limit's worth of them pauses the page."""
 
 from datetime import timedelta
 

@@ -1,4 +1,4 @@
-"""Real Chromium (issue 26): a room an admin opens, then closes, in the admin shows up on an open
+"""Real Chromium: a room an admin opens, then closes, in the admin shows up on an open
 lobby and in an open table page's room list at once, and leaves them, without a reload."""
 
 import json

@@ -1,4 +1,4 @@
-"""Real Chromium (issue 26): what the pages say is what is true. After a reload mid-hand the table
+"""Real Chromium: what the pages say is what is true. After a reload mid-hand the table
 log keeps chat and the hand in the order they happened, each chat line with its time; the lobby
 says "Waiting for players" while only one seated player can play; and a seat held for the waiting
 list shows as held, with its time left, to a spectator, and as theirs to the player it is held for."""

@@ -1,6 +1,6 @@
 """Real Chromium: the wallet every page shows in its header, live (ws/me/), and free chips offered
 only to a player who can claim them. An admin's adjustment reaches an open table page (its header,
-its Top up limit) and the lobby in another tab within a second (issue 26, points 4 and 13)."""
+its Top up limit) and the lobby in another tab within a second."""
 
 import json
 import time

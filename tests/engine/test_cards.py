@@ -179,7 +179,7 @@ def test_suit_sums_of_seven_cards_fit_the_low_byte():
 
 
 def test_card_modules_import_only_the_standard_library():
-    # STYLE.md 1: a pure engine; no module-level `random`, no Django, no I/O.
+    # style.md 1: a pure engine; no module-level `random`, no Django, no I/O.
     allowed = {"dataclasses", "itertools", "operator", "collections.abc", "typing"}  # (types)
     for name in ("cards.py", "evaluator.py"):
         tree = ast.parse((ENGINE_DIR / name).read_text())

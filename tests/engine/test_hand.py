@@ -521,7 +521,7 @@ def test_the_same_inputs_give_the_same_states_and_events():
     assert run() == run()
 
 
-# --- purity (STYLE.md 1) ----------------------------------------------------------------------
+# --- purity (style.md 1) ----------------------------------------------------------------------
 
 
 def test_nothing_under_holdem_engine_imports_django_channels_celery_or_io():

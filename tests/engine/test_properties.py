@@ -1,4 +1,4 @@
-"""Property tests of the engine over random tables and random legal play (STYLE.md, Tests).
+"""Property tests of the engine over random tables and random legal play (style.md, Tests).
 
 Chips conserved, no negative stack, every listed action accepted, unlisted ones refused, JSON
 round trip exact, determinism, termination, and views that never leak a hidden card.

@@ -65,7 +65,7 @@ def test_shuffle_returns_a_new_permutation_and_leaves_the_input_alone():
 
 
 def test_shuffle_is_driven_only_by_the_passed_generator_and_is_repeatable():
-    # RULES.md 3 / STYLE.md 1: the shuffle takes a generator passed in, driven by rng.randrange.
+    # RULES.md 3 / style.md 1: the shuffle takes a generator passed in, driven by rng.randrange.
     spy = RandrangeOnly(11)
     shuffled = engine.shuffle(engine.new_deck(), spy)
     assert 51 <= spy.calls <= 52  # Fisher-Yates draws once per position

@@ -1,5 +1,5 @@
 """No god mode: while a hand is played no admin page, list, filter or search shows or betrays a
-hole card or an undealt card, to view-only staff or to a superuser. STYLE.md 5, the admin's side."""
+hole card or an undealt card, to view-only staff or to a superuser. style.md 5, the admin's side."""
 
 import contextlib
 import html

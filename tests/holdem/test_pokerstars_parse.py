@@ -395,7 +395,7 @@ def test_a_beaten_hand_shown_at_the_prompt_is_shown_in_the_text_and_not_mucked(
 
 
 def test_the_parser_notices_each_fault_the_writer_once_had(seated, clock):
-    """The three faults an independent parser found (issue 26, 16), put back into good text."""
+    """The three faults an independent parser found, put back into good text."""
     table, users = seated("nl50", seats=(0, 1, 2), stacks=[2_000, 5_000, 5_000])
     clock.advance(31)
     act_until_over(table, users, lambda legal: "all_in" if "all_in" in legal.actions else "call")

@@ -1,5 +1,5 @@
 """A server that stalls (a long GC pause, CPU starvation, SIGSTOP) and comes back: the clock's
-sweep took it for dead meanwhile, and it must come back whole (issue 26, point 1). Its sockets
+sweep took it for dead meanwhile, and it must come back whole. Its sockets
 keep working and are counted again, new ones open, and nobody is disconnected for a stall
 shorter than the room's grace."""
 

@@ -1,5 +1,5 @@
-"""The clock's sweep and a socket opening on a server it takes for dead, at the same time (issue 26,
-point 1): the server was only slow, and its new socket must open and be counted."""
+"""The clock's sweep and a socket opening on a server it takes for dead, at the same time:
+the server was only slow, and its new socket must open and be counted."""
 
 import asyncio
 import threading

@@ -1,5 +1,5 @@
 """Private means private: every frame to every socket over many random hands is checked for a
-card its receiver should not see (others' hole cards, burn and undealt cards). STYLE.md 5."""
+card its receiver should not see (others' hole cards, burn and undealt cards). style.md 5."""
 
 import asyncio
 import json

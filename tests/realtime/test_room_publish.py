@@ -1,5 +1,5 @@
 """A room created, changed or closed in the admin reaches the open lobbies and the table pages'
-room switchers at once, over their sockets (issue 26): the room service publishes after commit."""
+room switchers at once, over their sockets: the room service publishes after commit."""
 
 import pytest
 from asgiref.sync import async_to_sync

@@ -1,4 +1,4 @@
-"""What the table's frames say between hands, as every socket builds it (issue 26): a seat held
+"""What the table's frames say between hands, as every socket builds it: a seat held
 for the waiting list shows as held to everyone, with its end; an offer that lapses with nobody
 else in line says the seat is simply free; and a finished hand's winner does not stay on a
 table that is left waiting for players once the time to show or muck is over."""

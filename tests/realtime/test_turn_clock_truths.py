@@ -1,4 +1,4 @@
-"""What the table says about a turn that ran out, over the sockets (issue 26): a player sat out
+"""What the table says about a turn that ran out, over the sockets: a player sat out
 for being idle is told so after the check or fold that timed out, not before it; and a player who
 leaves and sits down again keeps the time bank they had (RULES.md 2: for 30 minutes, as debts)."""
 

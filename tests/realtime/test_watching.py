@@ -1,5 +1,5 @@
 """The "watching" count: signed-in users at a table without a seat, on the table and in the lobby,
-through real sockets (issue 26, point 7)."""
+through real sockets."""
 
 import json
 import shutil

@@ -1,4 +1,4 @@
-"""The ledger is append-only in the database too (STYLE.md 9): PostgreSQL refuses UPDATE and
+"""The ledger is append-only in the database too (style.md 9): PostgreSQL refuses UPDATE and
 DELETE of a ledger entry, whoever asks. The ORM guard in models.py only covers the ORM."""
 
 from django.db import migrations
