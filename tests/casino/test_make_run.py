@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -160,7 +161,6 @@ def screenshots(base, jar, artifacts_dir):
     lets the site's stylesheet in), with no error in the console."""
     if not Path(CHROMIUM).exists():
         return
-    from playwright.sync_api import sync_playwright
 
     cookies = [{"name": c.name, "value": c.value, "domain": "127.0.0.1", "path": "/"} for c in jar]
     with sync_playwright() as driver:

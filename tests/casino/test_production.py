@@ -9,6 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.views.defaults import page_not_found, permission_denied, server_error
 
 from casino.logging import JsonFormatter
 
@@ -126,11 +130,6 @@ def test_plain_http_cookies_are_a_deliberate_choice_that_check_deploy_flags():
 def test_the_error_pages_are_the_sites_own_and_need_no_request(rf):
     """Outside DEBUG Django renders templates/403.html, 404.html and 500.html; the 500 page gets
     no request context at all (the database may be what failed), so it must stand on its own."""
-    from django.contrib.auth.models import AnonymousUser
-    from django.core.exceptions import PermissionDenied
-    from django.http import Http404
-    from django.views.defaults import page_not_found, permission_denied, server_error
-
     request = rf.get("/hands/7/")
     request.user = AnonymousUser()
     pages = {
