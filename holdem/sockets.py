@@ -7,6 +7,7 @@ opened more sockets than allowed and this was the oldest.
 
 import asyncio
 import contextlib
+import json
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
@@ -191,3 +192,56 @@ class TrackedConsumer(AsyncWebsocketConsumer):
             self.last_seq = max(self.last_seq, held[-1][0])
         for _, text in held:
             await self.send(text_data=text)
+
+
+class SnapshotConsumer(TrackedConsumer):
+    """A signed-in user's read-only socket: subscribe to `snapshot_groups()`, then a snapshot
+    (`send_snapshot`), then frames; it answers 'ping' and 'snapshot' and nothing else (style.md 6).
+    The lobby's socket and the user's own socket (ws/me/) are the two."""
+
+    max_frame_bytes = 1024
+    understood_by = "this socket"  # the error frame's words for who refused an unknown frame
+
+    def snapshot_groups(self) -> list[str]:
+        raise NotImplementedError
+
+    async def send_snapshot(self) -> None:
+        raise NotImplementedError
+
+    async def connect(self):
+        self.user = self.scope.get("user")
+        if self.user is None or not self.user.is_authenticated:
+            await self.close()
+            return
+        # Subscribed before the snapshot: a change committed in between comes as a frame.
+        await self.open_tracked(self.snapshot_groups())
+        await self.send_snapshot()
+        self.start_beating()
+
+    async def disconnect(self, code):
+        await self.close_tracked()
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if getattr(self, "revoked", True):
+            return
+        if len(text_data or bytes_data or "") > self.max_frame_bytes:
+            await self.close(code=4009)
+            return
+        try:
+            frame = json.loads(text_data or "")
+        except ValueError:
+            frame = None
+        kind = frame.get("type") if isinstance(frame, dict) else None
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "snapshot":
+            await self.send_snapshot()
+        else:
+            message = f"{self.understood_by} understands 'ping' and 'snapshot'"
+            await self.send_json({"type": "error", "code": "unknown_type", "message": message})
+
+    async def rejoin_groups(self) -> None:
+        """After the layer lost our groups a change may have been missed: send the snapshot again."""
+        await super().rejoin_groups()
+        if getattr(self, "tracked", False):
+            await self.send_snapshot()
