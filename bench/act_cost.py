@@ -80,7 +80,7 @@ def deal(table_id: int) -> None:
     from django.db import transaction
     from django.utils import timezone
 
-    from holdem.locks import table_lock
+    from holdem.db.locks import table_lock
     from holdem.services.hands import hand_start
 
     with transaction.atomic():
@@ -182,7 +182,7 @@ def main() -> None:
 
     async def as_a_server() -> None:
         # As in Daphne: the services run on the database thread while an event loop runs, so
-        # the broadcast after commit hops to that loop (holdem/broadcast.py send_now).
+        # the broadcast after commit hops to that loop (holdem/realtime/broadcast.py send_now).
         await sync_to_async(run, thread_sensitive=True)()
 
     asyncio.run(as_a_server())

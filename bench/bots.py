@@ -29,7 +29,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project root
-from holdem.delta import client_view  # pure: no Django
+from holdem.realtime.delta import client_view  # pure: no Django
 
 # How often a bot picks each kind of legal action; bet/raise sizes are drawn between min_to and
 # a pot-sized amount. Folding is only considered when it costs something (there is a bet to call).

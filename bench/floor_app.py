@@ -46,7 +46,7 @@ from django.urls import path  # noqa: E402
 
 ENCODE_EACH = os.environ.get("FLOOR_ENCODE", "once") == "each"
 # FLOOR_DISPATCH=channels keeps Channels' own dispatch, which hops to a worker thread before every
-# handler to close stale database connections; the site skips that hop (holdem/sockets.py), so
+# handler to close stale database connections; the site skips that hop (holdem/realtime/sockets.py), so
 # the floor does too by default.
 CHANNELS_DISPATCH = os.environ.get("FLOOR_DISPATCH", "direct") == "channels"
 MAX_SIZE = 64 * 1024

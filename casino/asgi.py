@@ -13,8 +13,8 @@ from django.conf import settings  # noqa: E402
 from casino.handshake import auth_stack  # noqa: E402  (needs the app registry loaded)
 from casino.origin import SiteOriginValidator  # noqa: E402
 from casino.routing import websocket_urlpatterns  # noqa: E402
-from holdem.clock import EmbeddedClock  # noqa: E402
-from holdem.sockets import BusyGate  # noqa: E402
+from holdem.realtime.embedded_clock import EmbeddedClock  # noqa: E402
+from holdem.realtime.sockets import BusyGate  # noqa: E402
 
 if settings.DEBUG or settings.EMBEDDED or settings.CASINO_SERVE_STATIC:
     # One-process mode (and bin/cluster) serves its own static files; production puts nginx in front.

@@ -2,7 +2,7 @@
 
 channels-redis's `group_send` is one PUBLISH, awaited, per message, each taking the shard's lock
 in turn; a table action sends three (the table's frame, the actor's and the next player's own
-parts) and the database thread waits for all of them (holdem/broadcast.py). `group_send_many`
+parts) and the database thread waits for all of them (holdem/realtime/broadcast.py). `group_send_many`
 sends them as one pipeline per Redis shard, in the order given. Receiving is channels-redis's own.
 """
 

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from casino.user_socket import UserConsumer
-from holdem.consumers import TableConsumer
+from holdem.realtime.consumers import TableConsumer
 from lobby.consumers import LobbyConsumer
 
 websocket_urlpatterns = [

@@ -94,7 +94,7 @@ CASINO_CLOCK = EMBEDDED and env_bool("CASINO_CLOCK", True)
 # Daphne serves /static/ itself in DEBUG and embedded mode; CASINO_SERVE_STATIC=1 asks for it in
 # services mode too (bin/cluster). Behind nginx (docker compose) leave it off: nginx serves them.
 CASINO_SERVE_STATIC = env_bool("CASINO_SERVE_STATIC", False)
-# The table action's statements are prepared once per PostgreSQL connection (holdem/rows.py).
+# The table action's statements are prepared once per PostgreSQL connection (holdem/db/rows.py).
 # Off only behind a pooler that cannot keep them (PgBouncer in transaction mode).
 CASINO_PREPARED_STATEMENTS = env_bool("CASINO_PREPARED_STATEMENTS", True)
 

@@ -7,8 +7,8 @@ It carries what concerns the user wherever they are, as typed frames (docs/proto
 from channels.db import database_sync_to_async
 
 from casino.accounts.selectors import wallet_now
-from holdem.broadcast import user_socket_group
-from holdem.sockets import SnapshotConsumer
+from holdem.realtime.broadcast import user_socket_group
+from holdem.realtime.sockets import SnapshotConsumer
 
 
 class UserConsumer(SnapshotConsumer):

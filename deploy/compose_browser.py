@@ -1,5 +1,5 @@
 """A person's browser for deploy/compose_e2e.py: pages and forms over HTTP with cookies and CSRF,
-and a table's websocket as the site's client holds it (frames applied with holdem.delta)."""
+and a table's websocket as the site's client holds it (frames applied with holdem.realtime.delta)."""
 
 import asyncio
 import base64
@@ -19,7 +19,7 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project root
 from deploy.compose_stack import Failure, check
-from holdem.delta import client_view  # pure: what a client holds after each frame
+from holdem.realtime.delta import client_view  # pure: what a client holds after each frame
 
 
 class Browser:

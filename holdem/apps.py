@@ -11,7 +11,7 @@ class HoldemConfig(AppConfig):
         # Inside ready(), as Django requires: the apps must be loaded before these modules are.
         from casino.accounts.services import wallet_changed
         from casino.accounts.sessions import sessions_changed
-        from holdem.broadcast import auth_changed_on_commit, wallet_changed_on_commit
+        from holdem.realtime.broadcast import auth_changed_on_commit, wallet_changed_on_commit
 
         def close_sockets(sender, *, user_id, ended_session, **kwargs):
             auth_changed_on_commit(user_id, ended_session=ended_session)

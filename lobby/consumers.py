@@ -2,9 +2,9 @@
 
 from channels.db import database_sync_to_async
 
-from holdem.broadcast import LOBBY_GROUP
+from holdem.realtime.broadcast import LOBBY_GROUP
+from holdem.realtime.sockets import SnapshotConsumer
 from holdem.selectors import rooms_for_lobby
-from holdem.sockets import SnapshotConsumer
 
 
 class LobbyConsumer(SnapshotConsumer):

@@ -1,6 +1,6 @@
 """What the test clients do with the table frames they receive, like the site's own client."""
 
-from holdem.delta import client_view
+from holdem.realtime.delta import client_view
 
 
 def follow(table, you, frame):

@@ -9,7 +9,7 @@ import asyncio
 
 from channels.layers import get_channel_layer
 
-import holdem.broadcast as broadcast
+import holdem.realtime.broadcast as broadcast
 from casino.asgi import application as site_application
 
 sender: dict = {}  # the loop, the queue and the task, made at the first ASGI call
@@ -23,7 +23,7 @@ async def send_forever(queue: asyncio.Queue) -> None:
         for group, message in prepared:
             try:
                 await layer.group_send(group, {"type": "table.message", "message": message})
-            except Exception:  # as holdem.broadcast: a failed broadcast never undoes a commit
+            except Exception:  # as holdem.realtime.broadcast: a failed broadcast never undoes a commit
                 broadcast.log.exception("broadcast to %s failed", group)
 
 

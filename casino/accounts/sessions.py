@@ -1,7 +1,7 @@
 """Open websockets follow their session: signing out, a password change or a deactivation closes
 the sockets that session no longer authorises (within a second, on every server).
 
-Each socket joins its user's group (`holdem.broadcast.user_group`); these receivers send that
+Each socket joins its user's group (`holdem.realtime.broadcast.user_group`); these receivers send that
 group an `auth.check` after the change commits, and each socket checks its own session again.
 """
 

@@ -2,7 +2,7 @@
 button goes, what a seat posts when it is dealt in, and the blinds a sitting-out seat misses
 (owed when it comes back). The caller holds the table lock."""
 
-from holdem import rows
+from holdem.db import rows
 from holdem.engine.positions import blind_seats, posts_allowed
 
 

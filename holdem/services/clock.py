@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from holdem.locks import table_lock
+from holdem.db.locks import table_lock
 from holdem.models import DEADLINES_CLOCK, ClockBeat, Table
 from holdem.services.hands import hand_muck_undecided, hand_start, hand_timeout, turn_renew
 from holdem.services.presence import connections_expire, disconnections_due

@@ -13,11 +13,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino.errors import DomainError
-from holdem import engine, preactions, rows
+from holdem import engine, preactions
+from holdem.db import rows
+from holdem.db.locks import seats_lock, table_lock
 from holdem.engine.cards import new_deck, shuffle
 from holdem.engine.positions import blind_seats, next_button
 from holdem.engine.view import result_view
-from holdem.locks import seats_lock, table_lock
 from holdem.models import (
     Disconnect,
     Entry,

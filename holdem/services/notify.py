@@ -5,9 +5,15 @@ from django.conf import settings
 from django.utils import timezone
 
 from casino.accounts.selectors import wallet_balances
-from holdem import rows
-from holdem.broadcast import LOBBY_GROUP, frame_message, player_group, send_on_commit, table_group
-from holdem.delta import decode, digest, encode, plain, table_changes
+from holdem.db import rows
+from holdem.realtime.broadcast import (
+    LOBBY_GROUP,
+    frame_message,
+    player_group,
+    send_on_commit,
+    table_group,
+)
+from holdem.realtime.delta import decode, digest, encode, plain, table_changes
 from holdem.selectors import epoch_ms, private_part, public_table, room_summary, spectator_count
 
 # Changes of who sits at the table (the spectators are counted again).

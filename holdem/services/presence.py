@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.accounts.models import User
-from holdem.locks import table_lock
+from holdem.db.locks import table_lock
 from holdem.models import PROCESS_EXPIRY_SECONDS, Connection, Seat, WebProcess
 from holdem.services.hands import hand_protect_disconnected
 from holdem.services.notify import notify_table, spectators_changed

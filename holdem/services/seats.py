@@ -9,7 +9,7 @@ from django.utils import timezone
 from casino.accounts.models import LedgerKind
 from casino.accounts.services import wallet_adjust, wallet_lock
 from casino.errors import DomainError
-from holdem.locks import seats_lock, table_lock
+from holdem.db.locks import seats_lock, table_lock
 from holdem.models import Departure, Entry, Seat, Table, TableStatus
 from holdem.selectors import buy_in_limits, game_running, top_up_room
 from holdem.services.countdown import countdown_start_if_ready

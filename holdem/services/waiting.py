@@ -14,9 +14,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from casino.errors import DomainError
-from holdem.broadcast import LOBBY_GROUP, frame_message, send_on_commit, user_group
-from holdem.locks import table_lock
+from holdem.db.locks import table_lock
 from holdem.models import Seat, Table, TableStatus, WaitingEntry
+from holdem.realtime.broadcast import LOBBY_GROUP, frame_message, send_on_commit, user_group
 from holdem.selectors import epoch_ms
 from holdem.services.notify import notify_table
 

@@ -1,7 +1,7 @@
 // What an `event` frame changes in the table the client holds (docs/protocol.md, "event"): the
 // top-level keys it names are replaced whole; `seat_updates` replaces the seat entries it carries
 // (by seat number); a private part without `balance` keeps the balance we have. Pure functions:
-// holdem/delta.py does the same for the Python clients of the tests and the benchmarks.
+// holdem/realtime/delta.py does the same for the Python clients of the tests and the benchmarks.
 
 /** The table after `changes` (a new object; `table` is left as it was). */
 export function applyChanges(table, changes) {

@@ -34,7 +34,7 @@ from django.utils import timezone
 from casino.accounts.models import User
 from casino.accounts.services import account_open
 from holdem.engine.cards import new_deck
-from holdem.locks import table_lock
+from holdem.db.locks import table_lock
 from holdem.services import hands, room_create, table_act, table_leave, table_sit
 setup = json.loads({setup!r})
 hashed = make_password(setup["password"])

@@ -10,7 +10,7 @@ import uuid
 import pytest
 from websockets.sync.client import connect
 
-from holdem.delta import client_view
+from holdem.realtime.delta import client_view
 from tests.e2e.conftest import PASSWORD
 from tests.e2e.test_table_play import expect, open_table, room_update, sit, wait_hand, whose_turn
 from tests.e2e.test_table_rules import play_calls

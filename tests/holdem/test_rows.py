@@ -1,11 +1,12 @@
-"""The hot path's own SQL (holdem/rows.py) reads and writes exactly what the ORM does."""
+"""The hot path's own SQL (holdem/db/rows.py) reads and writes exactly what the ORM does."""
 
 import pytest
 from django.db import connection, transaction
 from django.forms.models import model_to_dict
 from django.test.utils import CaptureQueriesContext
 
-from holdem import engine, rows
+from holdem import engine
+from holdem.db import rows
 from holdem.models import HandAction, Seat, Table
 from holdem.services import table_act
 from tests.holdem.conftest import chips_everywhere, current
@@ -114,7 +115,7 @@ def test_many_rows_saved_in_one_statement_read_back_through_the_orm(seated):
 
 
 def test_the_seqs_of_many_tables_read_as_the_orm_reads_them_in_one_statement(seated):
-    """The heartbeat's read (holdem/heartbeat.py): one statement for any number of tables, the
+    """The heartbeat's read (holdem/realtime/heartbeat.py): one statement for any number of tables, the
     same text each time (prepared once, not a placeholder per table)."""
     first, _ = seated("nl50", seats=(0, 1))
     second, _ = seated("nl50", seats=(0, 1))

@@ -127,6 +127,6 @@ def test_a_commits_messages_go_in_one_pipeline_in_order_to_every_group(redis_url
     to_table, to_alice = asyncio.run(scenario())
     assert [m["seq"] for m in to_table] == [1, 2, 3, 4, 5]
     # Alice is in both groups: both copies arrive, each group's in order (her socket skips the
-    # table's copy, holdem/sockets.py).
+    # table's copy, holdem/realtime/sockets.py).
     assert [m["seq"] for m in to_alice if "skip" not in m] == [1, 2, 3, 4, 5]
     assert [m["seq"] for m in to_alice if "skip" in m] == [1, 2, 3, 4, 5]

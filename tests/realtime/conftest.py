@@ -23,7 +23,7 @@ def session_cookie(user) -> str:
 class Socket:
     """One browser tab: a connected websocket that remembers every frame it received. Like the
     site's client it keeps the table as the frames build it: each `event` frame is given the
-    whole `table` after its changes (holdem/delta.py), as the client holds it."""
+    whole `table` after its changes (holdem/realtime/delta.py), as the client holds it."""
 
     def __init__(self, communicator, name):
         self.communicator = communicator
@@ -94,7 +94,7 @@ async def open_socket(path, user=None, cookie=None, origin=ORIGIN, name="socket"
 
 
 async def fire_clock(seconds):
-    from holdem.heartbeat import PROCESS_KEY
+    from holdem.realtime.heartbeat import PROCESS_KEY
     from holdem.services import deadlines_fire_due
     from holdem.services.presence import process_beat
     from tests.holdem.conftest import clock_ran_until

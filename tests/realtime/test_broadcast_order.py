@@ -8,7 +8,7 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from holdem import broadcast
+from holdem.realtime import broadcast
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

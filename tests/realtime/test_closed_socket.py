@@ -1,5 +1,5 @@
 """A frame for a socket whose client has just gone is dropped, and the socket still closes as
-usual: counted as gone, out of the heartbeat (holdem/sockets.py).
+usual: counted as gone, out of the heartbeat (holdem/realtime/sockets.py).
 
 Daphne raises autobahn's `Disconnected` when the application sends on a websocket whose close
 has happened but whose `websocket.disconnect` has not reached the consumer yet (a tab closed
@@ -15,9 +15,9 @@ from asgiref.sync import async_to_sync
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 
-from holdem.broadcast import frame_message, send_now, table_group
-from holdem.heartbeat import heartbeat
 from holdem.models import Connection
+from holdem.realtime.broadcast import frame_message, send_now, table_group
+from holdem.realtime.heartbeat import heartbeat
 from tests.realtime.conftest import open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -17,9 +17,9 @@ from channels.db import database_sync_to_async
 
 from casino.accounts.models import LedgerKind
 from casino.accounts.services import wallet_adjust
-from holdem.delta import plain
 from holdem.engine.cards import new_deck
 from holdem.models import Seat
+from holdem.realtime.delta import plain
 from holdem.selectors import table_snapshot
 from holdem.services import hands as hand_service
 from tests.conftest import service_missing

@@ -1,5 +1,5 @@
 """A table's events reach each socket in seq order even when they leave different processes out
-of order (holdem/sockets.py): an event that arrives ahead of the one before it waits, briefly,
+of order (holdem/realtime/sockets.py): an event that arrives ahead of the one before it waits, briefly,
 for that one.
 
 Consecutive events of a table can be committed by different processes (a Daphne server, a Celery
@@ -14,8 +14,8 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
-from holdem.broadcast import frame_message, send_now, table_group
-from holdem.sockets import REORDER_WAIT_SECONDS
+from holdem.realtime.broadcast import frame_message, send_now, table_group
+from holdem.realtime.sockets import REORDER_WAIT_SECONDS
 from tests.realtime.conftest import open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)

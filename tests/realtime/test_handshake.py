@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
-from holdem.heartbeat import Heartbeat
+from holdem.realtime.heartbeat import Heartbeat
 from tests.realtime.conftest import open_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)

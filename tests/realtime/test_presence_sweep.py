@@ -12,8 +12,8 @@ from channels.db import database_sync_to_async
 from django.db import connection, transaction
 from django.utils import timezone
 
-from holdem.heartbeat import PROCESS_KEY
 from holdem.models import PROCESS_EXPIRY_SECONDS, Connection, Table, WebProcess
+from holdem.realtime.heartbeat import PROCESS_KEY
 from holdem.services import connections_expire
 from tests.realtime.conftest import open_socket
 

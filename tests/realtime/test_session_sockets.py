@@ -8,8 +8,8 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from holdem.models import Connection, Seat
+from holdem.realtime.close_codes import CloseCode
 from holdem.services.presence import MAX_SOCKETS_PER_USER
-from holdem.sockets import CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS
 from tests.realtime.conftest import open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -50,7 +50,7 @@ def test_signing_out_closes_that_sessions_sockets_and_no_other(table_room, make_
         assert response.status_code == 302
         for sock in (on_laptop, lobby_on_laptop):
             code, _frames = await closed_with(sock)
-            assert code == CLOSE_SIGNED_OUT
+            assert code == CloseCode.SIGNED_OUT
         # The phone's session is still signed in: its socket goes on.
         assert (await on_phone.request({"type": "ping"}))["type"] == "pong"
         await on_phone.close()
@@ -71,7 +71,7 @@ def test_a_frame_sent_after_sign_out_is_not_applied(table_room, make_player):
         await database_sync_to_async(browser.post)("/accounts/logout/")
         await sock.send({"type": "sit", "seat": 0, "buy_in": 2000})
         code, frames = await closed_with(sock)
-        assert code == CLOSE_SIGNED_OUT
+        assert code == CloseCode.SIGNED_OUT
         assert all('"ok"' not in m.get("text", "") for m in frames)
 
     async_to_sync(scenario)()
@@ -101,7 +101,7 @@ def test_a_password_change_or_deactivation_closes_every_socket_of_the_user(
         await database_sync_to_async(apply)()
         for each in (sock, lobby):
             code, _ = await closed_with(each)
-            assert code == CLOSE_SIGNED_OUT
+            assert code == CloseCode.SIGNED_OUT
 
     async_to_sync(scenario)()
 
@@ -123,7 +123,7 @@ def test_a_seventh_socket_is_fine_but_the_oldest_beyond_five_is_closed(table_roo
         newest = await open_socket(f"/ws/table/{table.pk}/", user=alice, name="tab 5")
         await newest.receive()
         code, frames = await closed_with(opened[0])
-        assert code == CLOSE_TOO_MANY_SOCKETS
+        assert code == CloseCode.TOO_MANY_SOCKETS
         assert "too many" in frames[-1]["text"]
         for sock in [*opened[1:], newest, others]:
             assert (await sock.request({"type": "ping"}))["type"] == "pong"

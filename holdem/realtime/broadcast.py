@@ -14,7 +14,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from holdem.delta import encode
+from holdem.realtime.delta import encode
 
 log = logging.getLogger(__name__)
 

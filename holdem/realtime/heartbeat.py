@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
-from holdem import rows
+from holdem.db import rows
 from holdem.models import PROCESS_EXPIRY_SECONDS
 from holdem.services.presence import (
     PROCESS_BEAT_SECONDS,

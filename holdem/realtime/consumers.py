@@ -16,11 +16,12 @@ from casino.accounts.services import user_set_card_back
 from casino.errors import DomainError
 from casino.handshake import handshake_read
 from holdem import services
-from holdem.broadcast import player_group, table_group
-from holdem.heartbeat import heartbeat
+from holdem.realtime.broadcast import player_group, table_group
+from holdem.realtime.close_codes import CloseCode
+from holdem.realtime.heartbeat import heartbeat
+from holdem.realtime.sockets import TrackedConsumer
 from holdem.selectors import previous_hand_at, table_is_open, table_snapshot
 from holdem.services.chat import chat_mute, chat_say
-from holdem.sockets import TrackedConsumer
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +29,6 @@ MAX_FRAME_BYTES = 4096
 MAX_FRAMES_PER_SECOND = 20
 MAX_AMOUNT = 10**15
 MAX_TOKEN = 64  # action ids and turn tokens
-CLOSE_TOO_BIG = 4009
-CLOSE_FLOOD = 4029
 
 
 # Field checks: each field of a frame is checked here, once, for its JSON shape (type and size).
@@ -198,13 +197,13 @@ class TableConsumer(TrackedConsumer):
             return  # signed out or evicted: nothing more is accepted on this socket
         size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
         if size > MAX_FRAME_BYTES:
-            await self.close(code=CLOSE_TOO_BIG)
+            await self.close(code=CloseCode.TOO_BIG)
             return
         if self.flooding():
             await self.send_json(
                 {"type": "error", "code": "rate_limited", "message": "too many messages; slow down"}
             )
-            await self.close(code=CLOSE_FLOOD)
+            await self.close(code=CloseCode.FLOOD)
             return
         action_id = None
         try:

@@ -1,7 +1,7 @@
 """One lock order for everything at a table: the table row, then its seats, then wallets (style.md 8)."""
 
+from holdem.db.rows import seats_with_users, table_locked
 from holdem.models import Seat, Table
-from holdem.rows import seats_with_users, table_locked
 
 
 def table_lock(table_id: int) -> Table:

@@ -1,8 +1,7 @@
 """What every websocket of the site does besides its own frames: it is counted (presence, at most
 MAX_SOCKETS_PER_USER per user), it beats with its process, and it closes when its session ends.
 
-Close codes (docs/protocol.md): 4401 the session signed out or is no longer valid; 4008 this user
-opened more sockets than allowed and this was the oldest.
+Close codes: holdem/realtime/close_codes.py (docs/protocol.md).
 """
 
 import asyncio
@@ -16,9 +15,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
 from casino.accounts.sessions import session_is_valid, session_tag
-from holdem.broadcast import user_group
-from holdem.delta import encode
-from holdem.heartbeat import PROCESS_KEY, heartbeat
+from holdem.realtime.broadcast import user_group
+from holdem.realtime.close_codes import CloseCode
+from holdem.realtime.delta import encode
+from holdem.realtime.heartbeat import PROCESS_KEY, heartbeat
 from holdem.services.presence import OpenSocket, connection_close, connection_open
 
 # A server whose database thread is this far behind takes no new sockets (BusyGate).
@@ -26,9 +26,6 @@ BUSY_SECONDS = 1.0
 
 # A table event that arrives ahead of the one before it waits this long for it (table_message).
 REORDER_WAIT_SECONDS = 0.25
-
-CLOSE_SIGNED_OUT = 4401
-CLOSE_TOO_MANY_SOCKETS = 4008
 
 
 class BusyGate:
@@ -86,7 +83,7 @@ class TrackedConsumer(AsyncWebsocketConsumer):
         # and the process's beat in it must carry that time, not this one.)
         self.opened_at = timezone.now()
         self.tracked = True
-        heartbeat().count(self)  # counted again after a stall (holdem/heartbeat.py)
+        heartbeat().count(self)  # counted again after a stall (holdem/realtime/heartbeat.py)
         for channel in evicted:
             await self.channel_layer.send(channel, {"type": "connection.evict"})
 
@@ -126,11 +123,12 @@ class TrackedConsumer(AsyncWebsocketConsumer):
         ) or not await database_sync_to_async(session_is_valid)(
             session_key=self.session_key, user_id=self.user.pk
         ):
-            await self.revoke(CLOSE_SIGNED_OUT, "you signed out; sign in again to play")
+            await self.revoke(CloseCode.SIGNED_OUT, "you signed out; sign in again to play")
 
     async def connection_evict(self, event) -> None:
         await self.revoke(
-            CLOSE_TOO_MANY_SOCKETS, "too many open connections; this one, the oldest, was closed"
+            CloseCode.TOO_MANY_SOCKETS,
+            "too many open connections; this one, the oldest, was closed",
         )
 
     async def revoke(self, code: int, message: str) -> None:
@@ -156,7 +154,7 @@ class TrackedConsumer(AsyncWebsocketConsumer):
 
     async def table_message(self, event) -> None:
         """A frame from the services through the channel layer, encoded there once
-        (holdem/broadcast.py): forwarded as it is, a table event in seq order (held briefly when
+        (holdem/realtime/broadcast.py): forwarded as it is, a table event in seq order (held briefly when
         it comes ahead of the one before it)."""
         if self.user.pk in event.get("skip", ()):
             return  # this user gets the same change, with their own part, in their own group
@@ -225,7 +223,7 @@ class SnapshotConsumer(TrackedConsumer):
         if getattr(self, "revoked", True):
             return
         if len(text_data or bytes_data or "") > self.max_frame_bytes:
-            await self.close(code=4009)
+            await self.close(code=CloseCode.TOO_BIG)
             return
         try:
             frame = json.loads(text_data or "")
