@@ -5,7 +5,9 @@ import json
 import pytest
 
 from holdem import engine
-from holdem.selectors import private_part, public_table, table_view_for
+from holdem.selectors.player_view import viewer_part
+from holdem.selectors.snapshot import table_view_for
+from holdem.selectors.table_view import public_table
 from holdem.services import table_act, table_leave, table_sit, table_sit_out
 from tests.holdem.conftest import current
 
@@ -62,8 +64,8 @@ def test_legal_actions_and_hole_cards_reach_only_their_owner(seated, clock, make
     clock.advance(31)
     state = current(table)
     actor, other = state.to_act, next(s for s in state.seats if s != state.to_act)
-    mine = private_part(table, users[actor])
-    theirs = private_part(table, users[other])
+    mine = viewer_part(table, users[actor])
+    theirs = viewer_part(table, users[other])
     assert mine["legal"]["actions"] and theirs["legal"] is None
     assert mine["hole"] == list(state.player(actor).hole) and theirs["hole"] == list(
         state.player(other).hole
