@@ -143,7 +143,7 @@ def audit() -> tuple[bool, str]:
     # Here, not at the top: Django is set up (for the cluster's database) only once it has stopped.
     from django.db import connection
 
-    from holdem.audit import audit_chips
+    from holdem.selectors.audit import audit_chips
 
     connection.close()  # the cluster's processes are gone; start from a fresh connection
     result = audit_chips()

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from holdem.selectors import clock_last_run
+from holdem.selectors.liveness import clock_last_run
 
 log = logging.getLogger(__name__)
 OK = "ok"

@@ -11,9 +11,10 @@ from casino.errors import DomainError
 from holdem.history.pokerstars import pokerstars_text
 from holdem.history.replayer import hand_replay
 from holdem.models import HandRecord, Seat, Table, TableStatus
-from holdem.selectors import hand_before, hand_summary_for, hands_of, rooms_for_lobby
+from holdem.selectors.hand_history import hand_before, hand_summary_for, hands_of
+from holdem.selectors.lobby import rooms_for_lobby
+from holdem.selectors.stats import chip_chart, leaderboards, player_stats
 from holdem.services import table_switch, wallet_refill
-from holdem.stats import chip_chart, leaderboards, player_stats
 
 
 @login_required

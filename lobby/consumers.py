@@ -4,7 +4,7 @@ from channels.db import database_sync_to_async
 
 from holdem.realtime.broadcast import LOBBY_GROUP
 from holdem.realtime.sockets import SnapshotConsumer
-from holdem.selectors import rooms_for_lobby
+from holdem.selectors.lobby import rooms_for_lobby
 
 
 class LobbyConsumer(SnapshotConsumer):

@@ -8,15 +8,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import DomainError
-from holdem.lobby_figures import rooms_with_figures
-from holdem.selectors import epoch_ms, rooms_for_lobby
+from holdem.selectors.game_state import epoch_ms
+from holdem.selectors.lobby import rooms_for_lobby, rooms_with_figures
+from holdem.selectors.waiting_list import waiting_lines_of
 from holdem.services import table_switch
-from holdem.services.waiting import (
-    waiting_join,
-    waiting_leave,
-    waiting_lines_of,
-    waiting_offer_held,
-)
+from holdem.services.waiting import waiting_join, waiting_leave, waiting_offer_held
 
 
 def home(request):

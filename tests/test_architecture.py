@@ -38,11 +38,8 @@ LAYERS = {
     "holdem.realtime.delta": "tables-data",
     "holdem.preactions": "tables-data",
     "holdem.migrations": "tables-data",
-    "holdem.selectors": "tables-read",
+    "holdem.selectors": "tables-read",  # every module of the package: the reads
     "holdem.history": "tables-read",
-    "holdem.audit": "tables-read",
-    "holdem.stats": "tables-read",
-    "holdem.lobby_figures": "tables-read",
     "holdem.services": "tables-write",
     "holdem": "tables-edge",
     "lobby": "lobby",

@@ -20,7 +20,7 @@ from holdem.admin.room_fields import (
 )
 from holdem.admin.room_forms import PresetRoomForm, TableForm
 from holdem.models import Table
-from holdem.selectors import stakes_label
+from holdem.selectors.game_state import stakes_label
 from holdem.services import room_close, room_create, room_reopen
 from holdem.services.rooms import room_add, room_options_update
 

@@ -20,7 +20,7 @@ from holdem.realtime.broadcast import player_group, table_group
 from holdem.realtime.close_codes import CloseCode
 from holdem.realtime.heartbeat import heartbeat
 from holdem.realtime.sockets import TrackedConsumer
-from holdem.selectors import previous_hand_at, table_is_open, table_snapshot
+from holdem.selectors.snapshot import previous_hand_at, table_is_open, table_snapshot
 from holdem.services.chat import chat_mute, chat_say
 
 log = logging.getLogger(__name__)

@@ -12,7 +12,7 @@ from django.utils import timezone
 from casino.errors import DomainError
 from holdem.models import CHAT_MAX_CHARS, ChatBan, ChatLine, ChatMute, ChatRule, Seat, Table
 from holdem.realtime.broadcast import frame_message, send_on_commit, table_group
-from holdem.selectors import chat_line_view, chat_muted_ids
+from holdem.selectors.chat import chat_line_view, chat_muted_ids
 
 FLOOD_LINES = 5  # at most this many lines ...
 FLOOD_SECONDS = 10  # ... in this many seconds, per user, over every table

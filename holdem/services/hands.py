@@ -29,7 +29,7 @@ from holdem.models import (
     TableStatus,
 )
 from holdem.options import hand_options
-from holdem.selectors import muck_choice
+from holdem.selectors.game_state import muck_choice
 from holdem.services.blinds import (
     blind_post_for,
     blinds_missed_mark,

@@ -14,7 +14,11 @@ from holdem.realtime.broadcast import (
     table_group,
 )
 from holdem.realtime.delta import decode, digest, encode, plain, table_changes
-from holdem.selectors import epoch_ms, private_part, public_table, room_summary, spectator_count
+from holdem.selectors.game_state import epoch_ms
+from holdem.selectors.liveness import spectator_count
+from holdem.selectors.lobby import room_summary
+from holdem.selectors.player_view import seated_part, unseated_part
+from holdem.selectors.table_view import public_table
 
 # Changes of who sits at the table (the spectators are counted again).
 SEAT_KINDS = {"seated", "left"}
@@ -63,20 +67,14 @@ def notify_table(
     wallets = wallet_balances(user_ids=[s.user_id for s in seats]) if balances else {}
     yous = {}
     for seat in seats:
-        yous[seat.user_id] = private_part(
-            table,
-            seat.user,
-            state=state,
-            seat=seat,
-            balance=wallets.get(seat.user_id, 0) if balances else None,
-            with_balance=balances,
-            seated_here=True,
+        yous[seat.user_id] = seated_part(
+            table, seat, state=state, balance=wallets.get(seat.user_id, 0) if balances else None
         )
     digests = {str(user_id): _fingerprint(you) for user_id, you in yous.items()}
     before = sent.get("you", {})
     changed = {uid: you for uid, you in yous.items() if before.get(str(uid)) != digests[str(uid)]}
     for user in also_tell:
-        changed[user.pk] = private_part(table, user, state=state, seat=None, seated_here=True)
+        changed[user.pk] = unseated_part(table, user, seated_elsewhere=None)  # they sit nowhere
 
     table.sent_view = encode({"table": public, "you": digests})
     rows.save_fields(table, ["seq", "sent_view", *save])
@@ -139,7 +137,7 @@ def _fingerprint(you: dict) -> str:
 def notify_player(table, seat, state) -> None:
     """Only this seated player's private part changed (nothing anyone else sees): send it to them
     alone, with the table's current seq (no new event), and remember what they were sent."""
-    you = private_part(table, seat.user, state=state, seat=seat, with_balance=False)
+    you = seated_part(table, seat, state=state, balance=None)
     sent = decode(table.sent_view) if table.sent_view else {}
     sent.setdefault("you", {})[str(seat.user_id)] = _fingerprint(you)
     table.sent_view = encode(sent)

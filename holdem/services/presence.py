@@ -17,7 +17,8 @@ from django.utils import timezone
 
 from casino.accounts.models import User
 from holdem.db.locks import table_lock
-from holdem.models import PROCESS_EXPIRY_SECONDS, Connection, Seat, WebProcess
+from holdem.models import Connection, Seat, WebProcess
+from holdem.selectors.liveness import live_connections, live_cutoff
 from holdem.services.hands import hand_protect_disconnected
 from holdem.services.notify import notify_table, spectators_changed
 
@@ -27,15 +28,6 @@ PROCESS_BEAT_SECONDS = 1
 # Open sockets one user may hold across the site; the oldest beyond this is closed. Every page
 # holds the user's own socket (ws/me/) beside its table's or the lobby's: five tabs' worth.
 MAX_SOCKETS_PER_USER = 10
-
-
-def live_cutoff(now=None):
-    return (now or timezone.now()) - timedelta(seconds=PROCESS_EXPIRY_SECONDS)
-
-
-def live_connections():
-    """Connections whose web process is alive."""
-    return Connection.objects.filter(process__seen_at__gte=live_cutoff())
 
 
 def process_beat(*, process_key: str, now=None) -> None:

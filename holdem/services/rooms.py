@@ -9,7 +9,7 @@ from holdem.models import Table, TableStatus
 from holdem.options import room_problems
 from holdem.presets import PRESETS
 from holdem.realtime.broadcast import LOBBY_GROUP, frame_message, send_on_commit, table_group
-from holdem.selectors import room_summary
+from holdem.selectors.lobby import room_summary
 from holdem.services.notify import notify_table
 from holdem.services.seats import seat_release
 

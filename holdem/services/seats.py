@@ -11,7 +11,8 @@ from casino.accounts.services import wallet_adjust, wallet_lock
 from casino.errors import DomainError
 from holdem.db.locks import seats_lock, table_lock
 from holdem.models import Departure, Entry, Seat, Table, TableStatus
-from holdem.selectors import buy_in_limits, game_running, top_up_room
+from holdem.selectors.buy_in import buy_in_limits, top_up_room
+from holdem.selectors.game_state import game_running
 from holdem.services.countdown import countdown_start_if_ready
 from holdem.services.notify import notify_table
 from holdem.services.waiting import waiting_seat_claim, waiting_seat_freed

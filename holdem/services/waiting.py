@@ -17,12 +17,12 @@ from casino.errors import DomainError
 from holdem.db.locks import table_lock
 from holdem.models import Seat, Table, TableStatus, WaitingEntry
 from holdem.realtime.broadcast import LOBBY_GROUP, frame_message, send_on_commit, user_group
-from holdem.selectors import epoch_ms
+from holdem.selectors.game_state import epoch_ms
+from holdem.selectors.waiting_list import OFFER_SECONDS, waiting_frame
 from holdem.services.notify import notify_table
 
 log = logging.getLogger(__name__)
 
-OFFER_SECONDS = 30
 # A player may stand in this many lines at once (each one may offer them a seat).
 MAX_LINES_PER_USER = 10
 
@@ -158,53 +158,6 @@ def waiting_offers_fire_due(now, *, silent_since=None) -> int:
         except Exception:  # one broken line must not stop the others
             log.exception("waiting list of table %s failed", table_id)
     return removed
-
-
-def waiting_lines_of(user, now=None) -> list[dict]:
-    """Every line the player stands in, as the `waiting` frames would say it (docs/protocol.md):
-    for the lobby page and GET /lobby/waiting/. Two queries."""
-    mine = list(WaitingEntry.objects.filter(user=user).select_related("table").order_by("id"))
-    if not mine:
-        return []
-    now = now or timezone.now()
-    lines: dict[int, list[int]] = {}
-    for table_id, user_id in (
-        WaitingEntry.objects.filter(table_id__in=[entry.table_id for entry in mine])
-        .order_by("id")
-        .values_list("table_id", "user_id")
-    ):
-        lines.setdefault(table_id, []).append(user_id)
-    return [
-        waiting_frame(
-            entry.table,
-            entry,
-            place=lines[entry.table_id].index(user.pk) + 1,
-            size=len(lines[entry.table_id]),
-            now=now,
-        )
-        for entry in mine
-    ]
-
-
-def waiting_frame(table, entry, *, place: int | None, size: int, now, reason=None) -> dict:
-    """One player's standing in one room's line: `place` None once they left it (`reason`)."""
-    offer = None
-    if place is not None and entry.offered_seat is not None:
-        offer = {
-            "seat": entry.offered_seat,
-            "expires_at": epoch_ms(entry.offer_expires_at),
-            "seconds": OFFER_SECONDS,
-        }
-    return {
-        "type": "waiting",
-        "table_id": table.pk,
-        "name": table.name,
-        "place": place,
-        "waiting": size,
-        "offer": offer,
-        "reason": reason,
-        "now": epoch_ms(now),
-    }
 
 
 def _table_locked(table_id: int) -> Table:

@@ -1,5 +1,5 @@
 """`{% free_chips_offer "lobby" %}`: the wallet and the seat a player holds and, only when a claim
-would be granted, the button for free chips (holdem/services/refill.py decides). The lobby and
+would be granted, the button for free chips (holdem/selectors/buy_in.py decides). The lobby and
 the profile both show it."""
 
 from django import template
@@ -7,7 +7,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from casino.accounts.selectors import wallet_balance
-from holdem.services.refill import refill_offer
+from holdem.selectors.buy_in import refill_offer
 
 register = template.Library()
 

@@ -1,7 +1,7 @@
 // The previous-hand dialog's body (RULES.md 4): when and where, the board, your own cards, every
 // hand shown, every blind and amount put in, the pots and who collected them, from the server's
-// `previous_hand` frame (holdem/selectors.py hand_summary_for; the record's lines are written by
-// holdem/history/story.py hand_story, the same the history pages show).
+// `previous_hand` frame (holdem/selectors/hand_history.py hand_summary_for; the record's lines
+// are written by holdem/history/story.py hand_story, the same the history pages show).
 
 import { cardFace } from "./card-view.js";
 import { cardsInWords } from "./cards.js";

@@ -71,7 +71,8 @@ export function lastActionsAt(steps, index) {
   return last;
 }
 
-/** RULES.md 6 seat states, as the server gives them in a table frame (holdem/selectors.py). */
+/** RULES.md 6 seat states, as the server gives them in a table frame
+ * (holdem/selectors/table_view.py). */
 function seatState(seat, step) {
   if (step.result) return step.result.winners.includes(seat.seat) ? "winner" : "post_game";
   if (seat.folded) return "folded";

@@ -83,8 +83,8 @@ export function isHigh(place) {
 
 /** Whether the one sitting in this seat now played it in the last hand. A seat shows only its
  * own player's result: once they have gone, the seat (empty, or a newcomer's) shows nothing of
- * them. The server leaves their cards and net out too (holdem/selectors.py `_last_result`); a
- * replay's result has no `players`, and everyone on its felt played the hand. */
+ * them. The server leaves their cards and net out too (holdem/selectors/table_view.py
+ * `_last_result`); a replay's result has no `players`, and everyone on its felt played the hand. */
 export function playedLastHand(row, view) {
   const last = view.lastHand;
   if (!last || !row.occupied) return false;

@@ -69,7 +69,7 @@ def test_only_the_seat_to_act_gets_legal_actions():
 
 
 def test_own_view_is_exactly_what_a_seat_sees_beyond_a_spectator():
-    """The private part sent to each player (holdem/selectors.py private_part) is built from
+    """The private part sent to each player (holdem/selectors/player_view.py) is built from
     own_view: its hole cards and legal actions are those of the seat's full view, street by
     street; a seat not dealt in has none."""
     state = dealt()

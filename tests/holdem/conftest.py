@@ -134,7 +134,7 @@ def play_out(table, users, rng=None, choose=None):
 
 
 def chips_everywhere():
-    from holdem.audit import audit_chips
+    from holdem.selectors.audit import audit_chips
 
     audit = audit_chips()
     assert audit.ok, audit.summary()

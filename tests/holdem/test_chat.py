@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from casino.errors import DomainError
 from holdem.models import ChatBan, ChatLine
-from holdem.selectors import table_view_for
+from holdem.selectors.snapshot import table_view_for
 from holdem.services.chat import chat_mute, chat_say
 
 pytestmark = pytest.mark.django_db

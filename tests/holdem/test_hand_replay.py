@@ -18,7 +18,8 @@ from holdem.engine.cards import new_deck
 from holdem.history.replayer import hand_replay
 from holdem.history.story import hand_story, played_at_text
 from holdem.models import HandRecord
-from holdem.selectors import previous_hand_for, public_table
+from holdem.selectors.snapshot import previous_hand_for
+from holdem.selectors.table_view import public_table
 from holdem.services import table_act
 from tests.holdem.conftest import current, play_out
 from tests.holdem.test_fixed_decks import rigged

@@ -5,7 +5,8 @@ from django.urls import reverse
 
 from holdem.history.pokerstars import pokerstars_text
 from holdem.models import HandRecord
-from holdem.selectors import hand_summary_for, hands_of, previous_hand_for
+from holdem.selectors.hand_history import hand_summary_for, hands_of
+from holdem.selectors.snapshot import previous_hand_for
 from tests.holdem.conftest import play_out
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
-"""The leaderboard (holdem/stats.py, /leaderboard/): net winners over the hands that ended in the
-last 7 days, the last 30 days and all time, from hands played through the services and then
-dated (HandRecord is not append-only; its action log is)."""
+"""The leaderboard (holdem/selectors/stats.py, /leaderboard/): net winners over the hands that
+ended in the last 7 days, the last 30 days and all time, from hands played through the services
+and then dated (HandRecord is not append-only; its action log is)."""
 
 import re
 from datetime import timedelta
@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from holdem.models import HandRecord
+from holdem.selectors.stats import leaderboard, leaderboards
 from holdem.services import table_act
-from holdem.stats import leaderboard, leaderboards
 from tests.holdem.conftest import current
 
 pytestmark = pytest.mark.django_db

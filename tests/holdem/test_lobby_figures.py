@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from holdem import engine
-from holdem.lobby_figures import room_figures
 from holdem.models import HandAction, HandParticipant, HandRecord
+from holdem.selectors.lobby import room_figures
 from holdem.services import table_act, table_sit
 from holdem.services.waiting import waiting_join
 from tests.holdem.conftest import current

@@ -7,7 +7,7 @@ import pytest
 from casino.errors import DomainError
 from holdem import engine, preactions
 from holdem.models import HandAction, Seat
-from holdem.selectors import private_part
+from holdem.selectors.player_view import viewer_part
 from holdem.services import table_act, table_pre_action
 from tests.holdem.conftest import chips_everywhere, current
 
@@ -28,7 +28,7 @@ def setting(table, user, choice, amount=None):
 
 def mine(table, user):
     table.refresh_from_db()
-    return private_part(table, user)["pre_action"]
+    return viewer_part(table, user)["pre_action"]
 
 
 def test_a_fold_box_folds_at_once_when_the_turn_comes_and_says_where_it_came_from(seated, clock):
@@ -76,8 +76,7 @@ def test_a_call_box_lapses_when_the_amount_changes_and_the_player_decides(seated
     assert state.to_act == second  # not called for them: it is more now
     assert mine(table, users[second]) is None
     assert (
-        "legal" in private_part(table, users[second])
-        and private_part(table, users[second])["legal"]
+        "legal" in viewer_part(table, users[second]) and viewer_part(table, users[second])["legal"]
     )
     chips_everywhere()
 

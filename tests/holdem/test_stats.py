@@ -1,5 +1,5 @@
-"""A player's statistics (holdem/stats.py) over hands played through the services, with every
-action chosen so that each number is known before the hands are dealt."""
+"""A player's statistics (holdem/selectors/stats.py) over hands played through the services,
+with every action chosen so that each number is known before the hands are dealt."""
 
 from datetime import timedelta
 
@@ -12,8 +12,8 @@ from casino.accounts.selectors import wallet_balance
 from casino.accounts.services import wallet_adjust
 from holdem.engine.cards import new_deck
 from holdem.models import HandRecord, Seat
+from holdem.selectors.stats import CHART_MAX_POINTS, ChipPoint, chip_chart, player_stats
 from holdem.services import table_act
-from holdem.stats import CHART_MAX_POINTS, ChipPoint, chip_chart, player_stats
 from tests.holdem.conftest import chips_everywhere, current
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,10 @@ import pytest
 from casino.errors import DomainError
 from holdem import engine
 from holdem.models import Departure, HandAction, HandRecord, ProtectionUse, Seat, Table
-from holdem.selectors import hand_summary_for, previous_hand_for, private_part, public_table
+from holdem.selectors.hand_history import hand_summary_for
+from holdem.selectors.player_view import viewer_part
+from holdem.selectors.snapshot import previous_hand_for
+from holdem.selectors.table_view import public_table
 from holdem.services import (
     table_act,
     table_leave,
@@ -81,7 +84,7 @@ def test_a_player_who_leaves_with_chips_buys_back_in_for_at_least_as_many(seated
     table_leave(table_id=table.pk, user=users[1])
     assert Departure.objects.get(user=users[1], table=table).stack == 6_000
     clock.now += timedelta(minutes=10)
-    you = private_part(table, users[1])
+    you = viewer_part(table, users[1])
     assert you["buy_in"]["min"] == 6_000 and "6,000 chips" in you["buy_in"]["reason"]
     with pytest.raises(DomainError) as refused:
         table_sit(table_id=table.pk, user=users[1], seat=1, buy_in=2_000)
@@ -101,10 +104,10 @@ def test_the_rathole_minimum_may_exceed_the_rooms_maximum_and_lapses_after_30_mi
     Seat.objects.filter(user=users[1]).update(stack=14_000)  # won 4,000 (moved for the test)
     Seat.objects.filter(user=users[0]).update(stack=6_000)
     table_leave(table_id=table.pk, user=users[1])
-    limits = private_part(table, users[1])["buy_in"]
+    limits = viewer_part(table, users[1])["buy_in"]
     assert (limits["min"], limits["max"]) == (14_000, 14_000)
     clock.now += timedelta(minutes=31)
-    limits = private_part(table, users[1])["buy_in"]
+    limits = viewer_part(table, users[1])["buy_in"]
     assert (limits["min"], limits["max"], limits["reason"]) == (2_000, 10_000, None)
 
 
@@ -131,9 +134,9 @@ def test_without_auto_muck_the_beaten_player_chooses_show_or_muck(showdown_table
     last = public_table(table)["last_hand"]
     assert last["undecided"] == [0] and last["decide_by"] is not None
     assert "0" not in last["shown"]
-    loser = private_part(table, users[0])
+    loser = viewer_part(table, users[0])
     assert loser["can_show"] and loser["can_muck"]
-    assert not private_part(table, users[1])["can_muck"]
+    assert not viewer_part(table, users[1])["can_muck"]
     # Before deciding, "previous hand" keeps the choice open.
     assert "0" not in previous_hand_for(table, users[1])["showdown"]
     table_show(table_id=table.pk, user=users[0])
@@ -278,7 +281,7 @@ def test_a_connected_player_who_times_out_twice_in_a_row_is_sat_out(seated, cloc
     clock.advance(61)  # second timeout in a row
     seat = Seat.objects.get(user=users[idle])
     assert seat.sitting_out and seat.sat_out_idle
-    assert private_part(table, users[idle])["sit_out_reason"] == "idle"
+    assert viewer_part(table, users[idle])["sit_out_reason"] == "idle"
     play_out(table, users, choose=check_or_call)
     table_sit_in(table_id=table.pk, user=users[idle])  # "I'm back"
     seat.refresh_from_db()
@@ -321,7 +324,7 @@ def test_a_protected_player_who_comes_back_sees_their_seat_all_in_until_the_hand
     sockets.open(table, users[victim])  # back
     seat = next(s for s in public_table(table)["seats"] if s["number"] == victim)
     assert seat["state"] == "all_in" and seat["protected"] and not seat["disconnected"]
-    assert private_part(table, users[victim])["legal"] is None  # no more actions this hand
+    assert viewer_part(table, users[victim])["legal"] is None  # no more actions this hand
 
 
 def test_coming_back_heads_up_starts_the_countdown(seated, clock):

@@ -4,8 +4,12 @@ import json
 
 import pytest
 
+from casino.accounts.selectors import wallet_balance
 from holdem import engine
-from holdem.selectors import private_part, public_table, table_view_for
+from holdem.models import Seat
+from holdem.selectors.player_view import seated_part, unseated_part, viewer_part
+from holdem.selectors.snapshot import table_view_for
+from holdem.selectors.table_view import public_table
 from holdem.services import table_act, table_leave, table_sit, table_sit_out
 from tests.holdem.conftest import current
 
@@ -62,8 +66,8 @@ def test_legal_actions_and_hole_cards_reach_only_their_owner(seated, clock, make
     clock.advance(31)
     state = current(table)
     actor, other = state.to_act, next(s for s in state.seats if s != state.to_act)
-    mine = private_part(table, users[actor])
-    theirs = private_part(table, users[other])
+    mine = viewer_part(table, users[actor])
+    theirs = viewer_part(table, users[other])
     assert mine["legal"]["actions"] and theirs["legal"] is None
     assert mine["hole"] == list(state.player(actor).hole) and theirs["hole"] == list(
         state.player(other).hole
@@ -108,3 +112,40 @@ def test_an_empty_table_shows_no_old_result(seated, clock):
         table_leave(table_id=table.pk, user=user)
     table.refresh_from_db()
     assert public_table(table)["last_hand"] is None
+
+
+def test_a_seated_player_a_watcher_and_a_player_who_just_left_each_get_their_own_view(
+    seated, clock, make_player
+):
+    table, users = seated("nl50", seats=(0, 1))
+    clock.advance(31)
+    table.refresh_from_db()
+    seat = Seat.objects.select_related("user").get(table=table, user=users[0])
+    balance = wallet_balance(user=users[0])
+    mine = viewer_part(table, users[0])
+    assert mine == seated_part(table, seat, balance=balance)
+    assert mine["seat"] == 0 and mine["hole"] and mine["balance"] == balance
+    quiet = seated_part(table, seat, balance=None)  # no wallet changed: the balance is left out
+    assert "balance" not in quiet and quiet == {k: v for k, v in mine.items() if k != "balance"}
+
+    watcher = make_player()
+    watching = viewer_part(table, watcher)
+    assert watching == unseated_part(table, watcher, seated_elsewhere=None)
+    assert watching["seat"] is None and watching["hole"] is None
+    assert watching["buy_in"]["min"] == table.min_buy_in
+
+    elsewhere, _ = seated("nl50", seats=(3,))
+    (away,) = Seat.objects.filter(table=elsewhere).select_related("user")
+    theirs = viewer_part(table, away.user)
+    assert theirs["seated_elsewhere"] == {"table_id": elsewhere.pk, "name": elsewhere.name}
+    assert "buy_in" not in theirs  # they cannot sit here while seated there
+
+    while current(table) is not None:
+        legal = engine.legal_actions(current(table))
+        table_act(table_id=table.pk, user=users[legal.seat], action="fold")
+    table_leave(table_id=table.pk, user=users[1])
+    table.refresh_from_db()
+    gone = unseated_part(table, users[1], seated_elsewhere=None)
+    assert gone == viewer_part(table, users[1])
+    assert gone["seat"] is None and gone["balance"] == wallet_balance(user=users[1])
+    assert "buy_in" in gone and "top_up" not in gone

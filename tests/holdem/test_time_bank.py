@@ -7,7 +7,7 @@ import pytest
 from casino.errors import DomainError
 from holdem import engine
 from holdem.models import HandAction, Seat
-from holdem.selectors import public_table
+from holdem.selectors.table_view import public_table
 from holdem.services import room_create, table_act
 from tests.holdem.conftest import chips_everywhere, current
 

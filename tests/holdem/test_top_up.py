@@ -8,7 +8,7 @@ from casino.accounts.selectors import wallet_balance
 from casino.accounts.services import wallet_adjust
 from casino.errors import DomainError
 from holdem.models import Seat
-from holdem.selectors import private_part
+from holdem.selectors.player_view import viewer_part
 from holdem.services import table_top_up
 from tests.holdem.conftest import chips_everywhere
 
@@ -21,13 +21,13 @@ def test_a_seated_player_tops_up_to_the_rooms_maximum(seated):
     wallet_adjust(user=alice, amount=20_000, kind=LedgerKind.ADMIN_ADJUSTMENT, reason="test")
     wallet = wallet_balance(user=alice)
     seq = table.seq
-    assert private_part(table, alice)["top_up"] == {"max": 15_000}
+    assert viewer_part(table, alice)["top_up"] == {"max": 15_000}
     assert table_top_up(table_id=table.pk, user=alice, amount=15_000) == 20_000
     assert Seat.objects.get(table=table, user=alice).stack == 20_000
     assert wallet_balance(user=alice) == wallet - 15_000
     table.refresh_from_db()
     assert table.seq == seq + 1  # the table sees the new stack
-    assert private_part(table, alice)["top_up"] is None  # at the maximum
+    assert viewer_part(table, alice)["top_up"] is None  # at the maximum
     chips_everywhere()
 
 
@@ -54,7 +54,7 @@ def test_no_top_up_while_dealt_in_nor_beyond_the_wallet(seated, clock, make_play
     assert refused.value.code == "top_up_too_large"
     clock.advance(31)  # a hand starts: both are dealt in
     table.refresh_from_db()
-    assert private_part(table, users[0])["top_up"] is None
+    assert viewer_part(table, users[0])["top_up"] is None
     with pytest.raises(DomainError) as refused:
         table_top_up(table_id=table.pk, user=users[0], amount=100)
     assert refused.value.code == "in_hand"

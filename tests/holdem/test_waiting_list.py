@@ -11,6 +11,7 @@ from django.urls import reverse
 from casino.errors import DomainError
 from holdem import engine
 from holdem.models import DEADLINES_CLOCK, ClockBeat, Seat, WaitingEntry
+from holdem.selectors.waiting_list import OFFER_SECONDS, waiting_lines_of
 from holdem.services import (
     deadlines_fire_due,
     room_close,
@@ -21,10 +22,8 @@ from holdem.services import (
 )
 from holdem.services.waiting import (
     MAX_LINES_PER_USER,
-    OFFER_SECONDS,
     waiting_join,
     waiting_leave,
-    waiting_lines_of,
     waiting_offer_held,
 )
 from tests.holdem.conftest import chips_everywhere, current

@@ -12,8 +12,8 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from holdem.audit import audit_chips
 from holdem.models import HandAction, Table
+from holdem.selectors.audit import audit_chips
 from holdem.services import deadlines_fire_due, room_create, table_sit
 from tests.integration.daphne_serve import ROOT, database_url
 

@@ -16,8 +16,8 @@ from django.db import connection
 from django.utils import timezone
 
 from holdem import engine
-from holdem.audit import audit_chips
 from holdem.models import Connection, HandAction, Seat, Table
+from holdem.selectors.audit import audit_chips
 from holdem.services import room_create, table_act
 from tests.integration.daphne_serve import SERVER_SECRET_KEY
 from tests.integration.live_site import (

@@ -14,10 +14,10 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from holdem import engine
-from holdem.audit import audit_chips
 from holdem.models import PROCESS_EXPIRY_SECONDS, Connection, Seat, Table, WebProcess
+from holdem.selectors.audit import audit_chips
+from holdem.selectors.liveness import live_connections
 from holdem.services import room_create
-from holdem.services.presence import live_connections
 from tests.integration.daphne_serve import SERVER_SECRET_KEY
 from tests.integration.live_site import Clock, LiveServer, Player, session_cookie, wait_until
 

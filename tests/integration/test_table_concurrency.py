@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from casino.errors import DomainError
 from holdem import engine
-from holdem.audit import audit_chips
 from holdem.models import HandAction, Seat
+from holdem.selectors.audit import audit_chips
 from holdem.services import deadlines_fire_due, room_create, table_act, table_sit
 
 pytestmark = pytest.mark.django_db(transaction=True)

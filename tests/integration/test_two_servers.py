@@ -196,6 +196,6 @@ def test_players_on_two_servers_play_one_hand_and_both_lobbies_follow(two_server
             await peer.ws.close()
 
     async_to_sync(scenario)()
-    from holdem.audit import audit_chips
+    from holdem.selectors.audit import audit_chips
 
     assert audit_chips().ok

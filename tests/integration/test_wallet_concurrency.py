@@ -63,7 +63,7 @@ def test_fifty_concurrent_adjustments_leave_balance_equal_to_the_ledger(postgres
     assert len(results) == 50 and not errors
     assert wallet_balance(user=player) == 10_000 + sum(amounts) == ledger_sum(user=player)
     # The running balance in each entry is consistent: the audit checks the chain.
-    from holdem.audit import audit_chips
+    from holdem.selectors.audit import audit_chips
 
     assert audit_chips().ok, audit_chips().summary()
     assert LedgerEntry.objects.filter(user=player).count() == 51

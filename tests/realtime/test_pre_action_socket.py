@@ -7,7 +7,7 @@ from channels.db import database_sync_to_async
 
 from holdem import preactions
 from holdem.models import Table
-from holdem.selectors import current_state
+from holdem.selectors.game_state import current_state
 from tests.realtime.conftest import fire_clock, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)

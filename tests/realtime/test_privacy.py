@@ -151,6 +151,6 @@ def test_no_socket_ever_receives_a_card_it_should_not_see(table_room, make_playe
         return checked_hands
 
     assert async_to_sync(scenario)() == HANDS
-    from holdem.audit import audit_chips
+    from holdem.selectors.audit import audit_chips
 
     assert audit_chips().ok

@@ -183,6 +183,6 @@ def test_switching_rooms_is_refused_while_dealt_in_and_gives_up_the_seat_otherwi
         await a.close(), await b.close()
 
     run(scenario)
-    from holdem.audit import audit_chips
+    from holdem.selectors.audit import audit_chips
 
     assert audit_chips().ok

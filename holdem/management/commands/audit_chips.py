@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from holdem.audit import audit_chips
+from holdem.selectors.audit import audit_chips
 
 
 class Command(BaseCommand):

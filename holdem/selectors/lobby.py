@@ -1,5 +1,5 @@
-"""The lobby's figures for every open room at once: the last hour's hands, average pot and players
-per flop (from the hand records and action logs), and the waiting lists, in three queries.
+"""The lobby's reads: each open room as the lobby lists it, and every room's figures at once
+(the last hour's hands, average pot and players per flop, the waiting lists) in three queries.
 """
 
 from datetime import timedelta
@@ -10,7 +10,39 @@ from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
 from holdem.engine.names import Action, Street
-from holdem.models import HandAction, HandParticipant, HandRecord, WaitingEntry
+from holdem.models import HandAction, HandParticipant, HandRecord, Table, TableStatus, WaitingEntry
+from holdem.selectors.game_state import stakes_label
+
+
+def room_summary(table, seats=None) -> dict:
+    """The room as the lobby lists it. `seats`: the table's seats with their users, if the caller
+    has them."""
+    if seats is None:
+        seats = list(table.seat_set.select_related("user"))
+    return {
+        "id": table.pk,
+        "name": table.name,
+        "status": table.status,
+        "structure": table.structure,
+        "stakes": stakes_label(table),
+        "seats": table.seats,
+        "taken": len(seats),
+        # RULES.md 2: a game starts only with two players who can be dealt in; someone sitting
+        # out (or with no chips) is seated but will not play.
+        "ready": sum(1 for s in seats if not s.sitting_out and s.stack > 0),
+        "players": [s.user.username for s in seats],
+        "spectators": table.spectators,
+        "playing": table.in_hand,
+        "min_buy_in": table.min_buy_in,
+        "max_buy_in": table.max_buy_in,
+    }
+
+
+def rooms_for_lobby() -> list[dict]:
+    return [
+        room_summary(t) for t in Table.objects.exclude(status=TableStatus.CLOSED).order_by("id")
+    ]
+
 
 WINDOW = timedelta(hours=1)
 # A hand has at most one pot per player (a main pot and side pots), and a room at most 10 seats.
@@ -92,6 +124,6 @@ def room_figures(now=None) -> dict[int, dict]:
 
 
 def rooms_with_figures(rooms: list[dict], now=None) -> list[dict]:
-    """The lobby's rooms (holdem.selectors.rooms_for_lobby) with each one's figures added."""
+    """The lobby's rooms (rooms_for_lobby) with each one's figures added."""
     figures = room_figures(now)
     return [{**room, **figures.get(room["id"], NO_FIGURES)} for room in rooms]

@@ -1,0 +1,29 @@
+"""A table's chat as the clients read it: a line as a frame carries it, the last lines a snapshot
+brings, and the players a user has muted.
+"""
+
+from holdem.models import ChatLine, ChatMute
+from holdem.selectors.game_state import epoch_ms
+
+CHAT_IN_SNAPSHOT = 50
+
+
+def chat_line_view(line, username: str) -> dict:
+    return {
+        "id": line.pk,
+        "user_id": line.user_id,
+        "username": username,
+        "text": line.text,
+        "at": epoch_ms(line.created_at),
+    }
+
+
+def chat_recent(table) -> list[dict]:
+    """The table's last chat lines, oldest first."""
+    lines = list(ChatLine.objects.filter(table=table).select_related("user")[:CHAT_IN_SNAPSHOT])
+    return [chat_line_view(line, line.user.username) for line in reversed(lines)]
+
+
+def chat_muted_ids(user) -> list[int]:
+    """The players whose lines this user chose not to read."""
+    return sorted(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True))

@@ -1,0 +1,94 @@
+"""Reads of finished hands: a hand's summary for the history pages and the "previous hand" dialog,
+the cards seen at its showdown, the state it ended in, and a player's hands.
+"""
+
+from holdem import engine
+from holdem.history.story import hand_story
+from holdem.models import HandRecord
+
+
+def final_state(record: HandRecord):
+    """The engine state a hand ended in, read once per record object however many private parts
+    are built from it (a hand's end builds one per seat, for each of its events)."""
+    kept = getattr(record, "_final_read", None)
+    if kept is None or kept[0] is not record.final_state:
+        kept = (record.final_state, engine.state_from_json(record.final_state))
+        record._final_read = kept
+    return kept[1]
+
+
+def showdown_hands(final) -> tuple[dict, list]:
+    """RULES.md 4 [002]: "you are entitled to see any cards that were active at the showdown even
+    if they were not shown": once a hand is over, the hole cards of every player still in at its
+    showdown, mucked or not (seat -> cards), and which were mucked. Folded hands stay hidden, an
+    uncontested hand had no showdown, and a player still choosing Show or Muck keeps the choice."""
+    result = final.result
+    if result is None or result.uncontested:
+        return {}, []
+    hands = {
+        str(p.seat): list(p.hole)
+        for p in final.players
+        if not p.folded and p.seat not in result.undecided
+    }
+    return hands, sorted(result.mucked)
+
+
+def hand_summary_for(record: HandRecord, user) -> dict:
+    played = next((p for p in record.players if p["user_id"] == getattr(user, "pk", None)), None)
+    own = None
+    showdown, mucked = {}, []
+    if record.final_state and record.ended_at is not None:
+        final = engine.state_from_json(record.final_state)
+        showdown, mucked = showdown_hands(final)
+        if played is not None:
+            me = next(
+                (
+                    s
+                    for s in engine.view(final, played["seat"])["seats"]
+                    if s["seat"] == played["seat"]
+                ),
+                None,
+            )
+            own = me.get("hole") if me else None
+    return {
+        "hand_id": record.pk,
+        "table": record.table.name,
+        "number": record.number,
+        "started_at": record.started_at.isoformat(),
+        "button": record.button_seat,
+        "players": [
+            {k: p.get(k) for k in ("seat", "username", "stack_before", "stack_after", "net")}
+            for p in record.players
+        ],
+        "board": record.board,
+        # The complete record (every blind and amount, the pots and who collected them) and the
+        # action log: holdem/history/story.py hand_story.
+        **hand_story(record),
+        "shown": record.shown,
+        "showdown": showdown,
+        "mucked": mucked,
+        "best": (record.result or {}).get("best", {}),
+        "your_cards": own,
+        "your_seat": played["seat"] if played else None,
+        "rake": record.rake,
+    }
+
+
+def hand_before(record: HandRecord, user) -> int | None:
+    """On a history page, "previous hand" is the hand played at that table before this one (the
+    latest earlier one the viewer may open: theirs, or any for staff)."""
+    earlier = HandRecord.objects.filter(
+        table_id=record.table_id, number__lt=record.number, ended_at__isnull=False
+    )
+    if not getattr(user, "is_staff", False):
+        earlier = earlier.filter(participants__user=user)
+    return earlier.order_by("-number").values_list("pk", flat=True).first()
+
+
+def hands_of(user, limit=50):
+    """The player's recent finished hands, newest first."""
+    return (
+        HandRecord.objects.filter(ended_at__isnull=False, participants__user=user)
+        .select_related("table")
+        .order_by("-id")[:limit]
+    )

@@ -1,0 +1,50 @@
+"""The snapshot a client gets of a table (style.md 6): the public view and its own part, the
+hand's log so far, the chat and whom the user muted; and the "previous hand" dialog.
+"""
+
+from django.utils import timezone
+
+from holdem.history.replay import hand_log
+from holdem.models import Table, TableStatus
+from holdem.selectors.chat import chat_muted_ids, chat_recent
+from holdem.selectors.game_state import epoch_ms
+from holdem.selectors.hand_history import hand_summary_for
+from holdem.selectors.player_view import viewer_part
+from holdem.selectors.table_view import public_table
+
+
+def table_is_open(table_id: int) -> bool:
+    return Table.objects.filter(pk=table_id).exclude(status=TableStatus.CLOSED).exists()
+
+
+def table_snapshot(table_id: int, user) -> dict:
+    return table_view_for(Table.objects.get(pk=table_id), user)
+
+
+def previous_hand_at(table_id: int, user) -> dict | None:
+    return previous_hand_for(Table.objects.get(pk=table_id), user)
+
+
+def table_view_for(table, user) -> dict:
+    """The snapshot a client gets on connect or when it asks: public part + its own part."""
+    public = public_table(table)
+    public["now"] = epoch_ms(timezone.now())
+    snapshot = {
+        "type": "snapshot",
+        "seq": table.seq,
+        "table": public,
+        "you": viewer_part(table, user),
+    }
+    if table.in_hand and table.hand is not None:
+        snapshot["log"] = hand_log(table.hand)  # the table log survives a reload
+    snapshot["chat"] = chat_recent(table)
+    snapshot["chat_muted"] = chat_muted_ids(user)
+    return snapshot
+
+
+def previous_hand_for(table, user) -> dict | None:
+    """RULES.md 4 'show previous hand': board, actions, every hand shown, and the player's own cards."""
+    record = table.last_hand
+    if record is None:
+        return None
+    return hand_summary_for(record, user)
