@@ -81,7 +81,7 @@ def deal(table_id: int) -> None:
     from django.utils import timezone
 
     from holdem.db.locks import table_lock
-    from holdem.services.hands import hand_start
+    from holdem.services.hand_start import hand_start
 
     with transaction.atomic():
         hand_start(table_lock(table_id), timezone.now())

@@ -1,6 +1,6 @@
 """Pre-action boxes (issue 14): a choice a player makes while someone else acts, applied the moment
 their turn comes, through the same engine checks as a clicked action. Pure functions of the hand
-state; the services keep the choice on the seat (holdem/services/hands.py).
+state; the services keep the choice on the seat (holdem/services/hand_act.py).
 
 A choice belongs to one betting round (`round_key`: the hand number and the street) and lapses
 with it. "check" lapses when a bet comes in, "call" when the amount to call changes: the player

@@ -109,7 +109,7 @@ def public_table(table, state=None, seat_rows=None) -> dict:
 
 
 # How long a finished hand's result stays on a table that has nothing next (as long as the time
-# to choose Show or Muck, holdem/services/hands.py SHOW_OR_MUCK_SECONDS).
+# to choose Show or Muck, holdem/services/hand_end.py SHOW_OR_MUCK_SECONDS).
 RESULT_ON_FELT_SECONDS = 8
 
 

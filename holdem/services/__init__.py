@@ -1,7 +1,7 @@
 """Every state change at a table (style.md 2): one transaction each, table row locked first."""
 
 from holdem.services.clock import deadlines_fire_due
-from holdem.services.hands import table_act, table_muck, table_pre_action, table_show
+from holdem.services.hand_act import table_act, table_muck, table_pre_action, table_show
 from holdem.services.presence import connection_close, connection_open, connections_expire
 from holdem.services.refill import wallet_refill
 from holdem.services.rooms import room_close, room_create, room_reopen, rooms_seed_presets

@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from holdem.db.locks import table_lock
 from holdem.models import DEADLINES_CLOCK, ClockBeat, Table
-from holdem.services.hands import hand_muck_undecided, hand_start, hand_timeout, turn_renew
+from holdem.services.hand_act import hand_muck_undecided, hand_timeout, turn_renew
+from holdem.services.hand_start import hand_start
 from holdem.services.presence import connections_expire, disconnections_due
 from holdem.services.waiting import waiting_offers_fire_due
 

@@ -1,10 +1,14 @@
 """Tell everyone at a table (and the lobby) what changed: one sequence number per change, one
 frame per socket, carrying only what changed (docs/protocol.md, "event")."""
 
+from collections.abc import Sequence
+from dataclasses import KW_ONLY, dataclass, field
+
 from django.conf import settings
 from django.utils import timezone
 
 from casino.accounts.selectors import wallet_balances
+from holdem import engine
 from holdem.db import rows
 from holdem.realtime.broadcast import (
     LOBBY_GROUP,
@@ -37,33 +41,51 @@ LOBBY_KINDS = {
 }
 
 
-def notify_table(
-    table,
-    kind: str,
-    detail: dict,
-    engine_events=(),
-    state=None,
-    also_tell=(),
-    save=(),
-    seats=None,
-    balances=True,
-) -> int:
+@dataclass(frozen=True, slots=True)
+class TableChange:
+    """What happened at a table, as everyone there is told it (docs/protocol.md, "event").
+    `state`: the hand's engine state when one is in play. `also_tell`: users who just lost their
+    seat (they hear of it with their own part). `seats`: the table's seat rows with their users,
+    if the caller has them. `balances=False`: no wallet changed, so the private parts leave the
+    balance out (the client keeps its own)."""
+
+    kind: str
+    detail: dict = field(default_factory=dict)
+    _: KW_ONLY
+    engine_events: Sequence[engine.Event] = ()
+    state: engine.HandState | None = None
+    also_tell: Sequence = ()
+    seats: list | None = None
+    balances: bool = True
+
+
+def notify_table(table, change: TableChange) -> int:
+    """Publish `change` (table_change_publish) and save what was sent; the caller has saved, or
+    saves, the change itself. Returns the new sequence number."""
+    rows.save_fields(table, table_change_publish(table, change))
+    return table.seq
+
+
+def table_change_publish(table, change: TableChange) -> list[str]:
     """Queue, for after commit, the event for everyone at the table: the public changes since the
-    last event, and for each player whose private part changed (and each user in `also_tell`, who
-    just lost their seat) the same frame with their own part, to them alone. Returns the new
-    sequence number, saved in one UPDATE with what was sent and the table fields named in `save`.
-    `seats`: the table's seat rows with their users, if the caller has them. `balances=False`:
-    no wallet changed, so the private parts leave the balance out (the client keeps its own)."""
+    last event, and for each player whose private part changed (and each user in `also_tell`)
+    the same frame with their own part, to them alone. Sets the table's bookkeeping of what was
+    sent (seq, sent_view, the spectator count) and returns those fields' names, unsaved: a caller
+    that writes the table row anyway saves them with its own fields, in one UPDATE."""
     table.seq += 1
+    saved = ["seq", "sent_view"]
+    state = change.state
+    seats = change.seats
     if seats is None:
         seats = rows.seats_with_users(table.pk)
-    if kind in SEAT_KINDS and spectators_counted(table):
-        save = (*save, "spectators")  # who sat down or stood up was watching, or now is
+    if change.kind in SEAT_KINDS and spectators_counted(table):
+        saved.append("spectators")  # who sat down or stood up was watching, or now is
     public = plain(public_table(table, state=state, seat_rows=seats))
     sent = decode(table.sent_view) if table.sent_view else {}
     changes = table_changes(sent.get("table"), public)
     changes["now"] = epoch_ms(timezone.now())
 
+    balances = change.balances
     wallets = wallet_balances(user_ids=[s.user_id for s in seats]) if balances else {}
     yous = {}
     for seat in seats:
@@ -73,26 +95,25 @@ def notify_table(
     digests = {str(user_id): _fingerprint(you) for user_id, you in yous.items()}
     before = sent.get("you", {})
     changed = {uid: you for uid, you in yous.items() if before.get(str(uid)) != digests[str(uid)]}
-    for user in also_tell:
+    for user in change.also_tell:
         changed[user.pk] = unseated_part(table, user, seated_elsewhere=None)  # they sit nowhere
 
     table.sent_view = encode({"table": public, "you": digests})
-    rows.save_fields(table, ["seq", "sent_view", *save])
 
     event = {
-        "kind": kind,
-        **detail,
-        "engine": [e.as_dict() for e in engine_events if e.private_to is None],
+        "kind": change.kind,
+        **change.detail,
+        "engine": [e.as_dict() for e in change.engine_events if e.private_to is None],
     }
     frame = {"type": "event", "seq": table.seq, "event": event, "changes": changes}
     messages = [(table_group(table.pk), frame_message(frame, skip=changed))]
     for user_id, you in changed.items():
         messages.append((player_group(table.pk, user_id), frame_message({**frame, "you": you})))
-    if kind in LOBBY_KINDS:
+    if change.kind in LOBBY_KINDS:
         room = room_summary(table, seats)
         messages.append((LOBBY_GROUP, frame_message({"type": "room", "room": room})))
     send_on_commit(messages)
-    return table.seq
+    return saved
 
 
 def spectators_counted(table) -> bool:

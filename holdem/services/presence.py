@@ -19,8 +19,8 @@ from casino.accounts.models import User
 from holdem.db.locks import table_lock
 from holdem.models import Connection, Seat, WebProcess
 from holdem.selectors.liveness import live_connections, live_cutoff
-from holdem.services.hands import hand_protect_disconnected
-from holdem.services.notify import notify_table, spectators_changed
+from holdem.services.hand_act import hand_protect_disconnected
+from holdem.services.notify import TableChange, notify_table, spectators_changed
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +136,7 @@ def _connection_add(process, *, channel_name: str, user, table_id: int | None, a
     if seat is not None and seat.disconnected:
         seat.disconnected = False
         seat.save(update_fields=["disconnected"])
-        notify_table(table, "reconnected", {"seat": seat.number})
+        notify_table(table, TableChange("reconnected", {"seat": seat.number}))
 
 
 def connection_close(*, channel_name: str, user, table_id: int | None = None) -> None:
@@ -245,6 +245,6 @@ def _disconnect(table, seat, now) -> None:
     seat.disconnected = True
     seat.connection_lost_at = None
     seat.save(update_fields=["disconnected", "connection_lost_at"])
-    notify_table(table, "disconnected", {"seat": seat.number})
+    notify_table(table, TableChange("disconnected", {"seat": seat.number}))
     if seat.in_hand:
         hand_protect_disconnected(table, seat, now=now)

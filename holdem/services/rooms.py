@@ -10,7 +10,7 @@ from holdem.options import room_problems
 from holdem.presets import PRESETS
 from holdem.realtime.broadcast import LOBBY_GROUP, frame_message, send_on_commit, table_group
 from holdem.selectors.lobby import room_summary
-from holdem.services.notify import notify_table
+from holdem.services.notify import TableChange, notify_table
 from holdem.services.seats import seat_release
 
 
@@ -52,7 +52,9 @@ def room_options_update(*, table: Table, fields) -> Table:
         for name in fields:
             setattr(locked, name, getattr(table, name))
         locked.save(update_fields=list(fields))
-        notify_table(locked, "options_changed", {})  # the room's own page shows its new rules
+        notify_table(
+            locked, TableChange("options_changed")
+        )  # the room's own page shows its new rules
         _room_announce(locked)
     return locked
 
@@ -88,14 +90,14 @@ def room_close(*, table_id: int) -> Table:
         if table.in_hand:
             table.status = TableStatus.CLOSING  # the end of the hand finishes the closing
             table.save(update_fields=["status", "next_hand_at"])
-            notify_table(table, "closing", {})
+            notify_table(table, TableChange("closing"))
             _room_announce(table)
             return table
         for seat in seats_lock(table):
             seat_release(table, seat, reason=f"Room {table.name} closed")
         table.status = TableStatus.CLOSED
         table.save(update_fields=["status", "next_hand_at"])
-        notify_table(table, "closed", {})  # the lobby hears it with the table's event
+        notify_table(table, TableChange("closed"))  # the lobby hears it with the table's event
         _room_announce(table, lobby=False)
     return table
 
@@ -109,6 +111,6 @@ def room_reopen(*, table_id: int) -> Table:
             raise DomainError("in_hand", "the room is still finishing a hand")
         table.status = TableStatus.OPEN
         table.save(update_fields=["status"])
-        notify_table(table, "opened", {})  # the lobby hears it with the table's event
+        notify_table(table, TableChange("opened"))  # the lobby hears it with the table's event
         _room_announce(table, lobby=False)
     return table

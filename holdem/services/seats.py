@@ -14,7 +14,7 @@ from holdem.models import Departure, Entry, Seat, Table, TableStatus
 from holdem.selectors.buy_in import buy_in_limits, top_up_room
 from holdem.selectors.game_state import game_running
 from holdem.services.countdown import countdown_start_if_ready
-from holdem.services.notify import notify_table
+from holdem.services.notify import TableChange, notify_table
 from holdem.services.waiting import waiting_seat_claim, waiting_seat_freed
 
 
@@ -94,9 +94,11 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
         countdown_start_if_ready(table, seats)
         notify_table(
             table,
-            "seated",
-            {"seat": seat, "username": user.username, "stack": buy_in},
-            seats=seats,  # in primary-key order, as notify_table reads them: the new row is last
+            TableChange(
+                "seated",
+                {"seat": seat, "username": user.username, "stack": buy_in},
+                seats=seats,  # in primary-key order, as notify_table reads them: the new row is last
+            ),
         )
     return row
 
@@ -145,8 +147,9 @@ def table_top_up(*, table_id: int, user, amount: int) -> int:
         seat.save(update_fields=["stack"])
         notify_table(
             table,
-            "topped_up",
-            {"seat": seat.number, "username": user.username, "amount": amount},
+            TableChange(
+                "topped_up", {"seat": seat.number, "username": user.username, "amount": amount}
+            ),
         )
     return seat.stack
 
@@ -156,20 +159,23 @@ def table_leave(*, table_id: int, user) -> int:
     with transaction.atomic():
         table = table_lock(table_id)
         seats_lock(table)
-        seat = Seat.objects.filter(table=table, user=user).first()
+        seat = Seat.objects.filter(table=table, user=user).select_related("user").first()
         if seat is None:
             raise DomainError("not_seated", "you do not sit at this table")
         if seat.in_hand:
             raise DomainError(
                 "in_hand", "you are dealt in; you can leave when this game ends (or fold and wait)"
             )
-        returned = seat_release(table, seat, reason=f"Cash-out from {table.name}")
-        notify_table(
-            table,
-            "left",
-            {"seat": seat.number, "username": user.username, "returned": returned},
-            also_tell=[user],
-        )
+        return seat_leave(table, seat, reason=f"Cash-out from {table.name}")
+
+
+def seat_leave(table, seat: Seat, *, reason: str) -> int:
+    """The player leaves the table (the caller holds its lock): the seat is given up with its
+    chips (seat_release; `reason` is the ledger line's), and the table hears who left with what,
+    as does the player, whose seat it no longer is. Returns the chips returned."""
+    returned = seat_release(table, seat, reason=reason)
+    left = {"seat": seat.number, "username": seat.user.username, "returned": returned}
+    notify_table(table, TableChange("left", left, also_tell=(seat.user,)))
     return returned
 
 
@@ -211,7 +217,7 @@ def table_sit_out(*, table_id: int, user) -> Seat:
         seat.sitting_out = True
         seat.wants_to_post = False
         seat.save(update_fields=["sitting_out", "wants_to_post"])
-        notify_table(table, "sitting_out", {"seat": seat.number})
+        notify_table(table, TableChange("sitting_out", {"seat": seat.number}))
     return seat
 
 
@@ -240,7 +246,7 @@ def table_sit_in(*, table_id: int, user) -> Seat:
         )
         # The locked list holds its own copy of this seat: count the player back in.
         countdown_start_if_ready(table, [seat if s.pk == seat.pk else s for s in seats])
-        notify_table(table, "sitting_in", {"seat": seat.number})
+        notify_table(table, TableChange("sitting_in", {"seat": seat.number}))
     return seat
 
 
@@ -259,7 +265,7 @@ def table_post(*, table_id: int, user) -> Seat:
             raise DomainError("sitting_out", "come back first, then post")
         seat.wants_to_post = True
         seat.save(update_fields=["wants_to_post"])
-        notify_table(table, "will_post", {"seat": seat.number})
+        notify_table(table, TableChange("will_post", {"seat": seat.number}))
     return seat
 
 
@@ -300,11 +306,5 @@ def table_switch(*, user, to_table_id: int) -> int:
                 "in_hand",
                 f"you are dealt in at {table.name}; you can switch rooms when that game ends",
             )
-        returned = seat_release(table, seat, reason=f"Switched rooms: cash-out from {table.name}")
-        notify_table(
-            table,
-            "left",
-            {"seat": seat.number, "username": user.username, "returned": returned},
-            also_tell=[user],
-        )
+        seat_leave(table, seat, reason=f"Switched rooms: cash-out from {table.name}")
     return to_table_id

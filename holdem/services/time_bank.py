@@ -1,10 +1,11 @@
 """The time bank (issue 14): extra time a connected player gets once their turn clock runs out,
 kept on the seat; what they use is gone, and it refills a little every few hands. The caller
-holds the table lock (holdem/services/hands.py)."""
+holds the table lock (holdem/services/hand_start.py, hand_act.py)."""
 
 from datetime import timedelta
 
-from holdem.services.notify import notify_table
+from holdem.db import rows
+from holdem.services.notify import TableChange, table_change_publish
 
 BANK_REFILL_MS = 5_000  # issue 14: the time bank grows by 5 s every 10 hands dealt
 BANK_REFILL_HANDS = 10
@@ -16,14 +17,16 @@ def bank_opens(table, seat, state) -> bool:
         return False
     table.turn_bank_from = table.turn_deadline
     table.turn_deadline = table.turn_deadline + timedelta(milliseconds=seat.time_bank_ms)
-    notify_table(
+    published = table_change_publish(
         table,
-        "time_bank",
-        {"seat": seat.number, "seconds": seat.time_bank_ms // 1000},
-        state=state,
-        save=("turn_bank_from", "turn_deadline"),
-        balances=False,
+        TableChange(
+            "time_bank",
+            {"seat": seat.number, "seconds": seat.time_bank_ms // 1000},
+            state=state,
+            balances=False,
+        ),
     )
+    rows.save_fields(table, [*published, "turn_bank_from", "turn_deadline"])  # one UPDATE
     return True
 
 

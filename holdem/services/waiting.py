@@ -19,7 +19,7 @@ from holdem.models import Seat, Table, TableStatus, WaitingEntry
 from holdem.realtime.broadcast import LOBBY_GROUP, frame_message, send_on_commit, user_group
 from holdem.selectors.game_state import epoch_ms
 from holdem.selectors.waiting_list import OFFER_SECONDS, waiting_frame
-from holdem.services.notify import notify_table
+from holdem.services.notify import TableChange, notify_table
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ def waiting_leave(*, table_id: int, user) -> None:
         reason = DECLINED if mine.offered_seat is not None else LEFT
         kept_open = set() if passed_on else {user.pk}
         if _tell(table, before, line, {user.pk: reason}, now, kept_open=kept_open):
-            notify_table(table, "seats_held", {})  # the table shows which seats are held
+            notify_table(table, TableChange("seats_held"))  # the table shows which seats are held
 
 
 def waiting_offer_held(*, table_id: int, user) -> int:
@@ -211,7 +211,7 @@ def _fire_table(table, now, silent_since) -> int:
             if _offer(line, entry.offered_seat, now, taken=taken) is None:
                 kept_open.add(entry.user_id)  # nobody left in line: the seat is simply free
     if _tell(table, before, line, gone, now, kept_open=kept_open):
-        notify_table(table, "seats_held", {})  # the table shows which seats are held
+        notify_table(table, TableChange("seats_held"))  # the table shows which seats are held
     return len(gone)
 
 

@@ -18,10 +18,10 @@ def stack_decks() -> None:
 
     django.setup()
     from holdem.engine.cards import new_deck
-    from holdem.services import hands
+    from holdem.services import hand_start as hand_service
 
     stacked = json.loads(os.environ.get("E2E_DECKS") or "{}")
-    shuffled = hands.hand_deck
+    shuffled = hand_service.hand_deck
 
     def hand_deck():
         # Called by hand_start(table, now): its table names the room being dealt.
@@ -34,7 +34,7 @@ def stack_decks() -> None:
         assert sorted(deck) == sorted(new_deck())
         return deck
 
-    hands.hand_deck = hand_deck
+    hand_service.hand_deck = hand_deck
 
 
 if __name__ == "__main__":

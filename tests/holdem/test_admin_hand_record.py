@@ -51,9 +51,11 @@ def showdown_hand(seated, clock, monkeypatch):
     raises to 1,200 and both blinds call; on the flop the small blind bets 1,000, the big blind
     calls and the button folds its K♠ Q♠; checked down. The small blind shows three aces first,
     so the big blind's 7♣ 2♦ is mucked (the room mucks losing hands). Returns (record, users)."""
-    monkeypatch.setattr("holdem.services.hands.next_button", lambda previous, dealt, rng: BUTTON)
+    monkeypatch.setattr(
+        "holdem.services.hand_start.next_button", lambda previous, dealt, rng: BUTTON
+    )
     order = [HOLES[SMALL_BLIND], HOLES[BIG_BLIND], HOLES[BUTTON]]  # clockwise from the button
-    monkeypatch.setattr("holdem.services.hands.hand_deck", lambda: deck_dealing(order, BOARD))
+    monkeypatch.setattr("holdem.services.hand_start.hand_deck", lambda: deck_dealing(order, BOARD))
     table, users = seated("nl50", seats=(BUTTON, SMALL_BLIND, BIG_BLIND), buy_in=5_000)
     clock.advance(31)
     plan = [
@@ -191,9 +193,11 @@ def test_every_hand_of_a_random_session_shows_only_what_its_table_saw(
     # reads and shows the board and the hands shown, and nothing else. Decks, buttons and actions
     # are seeded; a busted player's seat is taken again, so the session goes on.
     decks, buttons = random.Random(5), random.Random(6)
-    monkeypatch.setattr("holdem.services.hands.hand_deck", lambda: decks.sample(new_deck(), k=52))
     monkeypatch.setattr(
-        "holdem.services.hands.next_button",
+        "holdem.services.hand_start.hand_deck", lambda: decks.sample(new_deck(), k=52)
+    )
+    monkeypatch.setattr(
+        "holdem.services.hand_start.next_button",
         lambda previous, dealt, rng: next_button(previous, dealt, buttons),
     )
     seats = (0, 2, 5, 7)

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from holdem.engine.cards import new_deck
-from holdem.services import hands
+from holdem.services import hand_start as hand_service
 from tests.holdem.conftest import chips_everywhere, current, play_out
 
 pytestmark = pytest.mark.django_db
@@ -53,8 +53,10 @@ def test_a_hand_that_busts_a_player_ends_then_they_leave_then_the_countdown(
 ):
     table, users = seated("nl50", seats=(0, 1, 2), stacks=(2_000, 4_000, 6_000))
     # The same cards to the same seats every run: a fixed deck and a fixed first button.
-    monkeypatch.setattr(hands, "hand_deck", lambda: random.Random(1).sample(new_deck(), k=52))
-    monkeypatch.setattr(hands, "next_button", lambda current, dealt, rng: dealt[0])
+    monkeypatch.setattr(
+        hand_service, "hand_deck", lambda: random.Random(1).sample(new_deck(), k=52)
+    )
+    monkeypatch.setattr(hand_service, "next_button", lambda current, dealt, rng: dealt[0])
     clock.advance(31)
     heard.clear()
     play_out(table, users, choose=lambda legal: "all_in" if "all_in" in legal.actions else "call")

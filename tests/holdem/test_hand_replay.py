@@ -32,13 +32,13 @@ CARD = re.compile(r"\b([2-9TJQKA][cdhs])\b")
 @pytest.fixture
 def stacked(monkeypatch):
     """Deal chosen cards with the button on seat 0 (seat 1 small blind, seat 2 big blind)."""
-    from holdem.services import hands
+    from holdem.services import hand_start as hand_service
 
-    monkeypatch.setattr(hands, "next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr(hand_service, "next_button", lambda previous, dealt, rng: 0)
 
     def deal(holes_from_seat_1, board):
         deck = rigged(holes_from_seat_1, board)
-        monkeypatch.setattr(hands, "hand_deck", lambda: list(deck))
+        monkeypatch.setattr(hand_service, "hand_deck", lambda: list(deck))
 
     return deal
 

@@ -20,9 +20,9 @@ pytestmark = pytest.mark.django_db
 def dated_hands(seated, clock, monkeypatch):
     """Two heads-up tables, the button always on seat 0 (it acts first before the flop, last
     after it). Returns the players by name; every hand is over without a showdown."""
-    from holdem.services import hands
+    from holdem.services import hand_start as hand_service
 
-    monkeypatch.setattr(hands, "next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr(hand_service, "next_button", lambda previous, dealt, rng: 0)
     first, first_players = seated("nl50")
     second, second_players = seated("nl50")
     alice, bob = first_players[0], first_players[1]

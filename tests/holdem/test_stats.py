@@ -46,13 +46,13 @@ def dealing(seat_1: list[str], seat_0: list[str]) -> list[str]:
 def heads_up(seated, clock, monkeypatch):
     """Seat 0 (5,000 chips) against seat 1 (1,000), the button always on seat 0: seat 0 posts
     the small blind and acts first before the flop, seat 1 first after it (RULES.md 3)."""
-    from holdem.services import hands
+    from holdem.services import hand_start as hand_service
 
-    monkeypatch.setattr(hands, "next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr(hand_service, "next_button", lambda previous, dealt, rng: 0)
     table, users = seated("nl50", seats=(0, 1), stacks=[5_000, 1_000], min_buy_in=500)
 
     def play(deck, moves):
-        monkeypatch.setattr(hands, "hand_deck", lambda: list(deck))
+        monkeypatch.setattr(hand_service, "hand_deck", lambda: list(deck))
         clock.advance(31)  # the countdown runs out: the hand is dealt
         for seat, action, amount in moves:
             state = current(table)

@@ -232,9 +232,9 @@ def test_a_player_who_busts_frees_a_seat_for_the_line(full_room, make_player, cl
     first = make_player()
     waiting_join(table_id=table.pk, user=first)
     # Seat 0 has the button and is dealt second; its aces beat seat 1's seven-deuce all in.
-    monkeypatch.setattr("holdem.services.hands.next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr("holdem.services.hand_start.next_button", lambda previous, dealt, rng: 0)
     deck = rigged([["7c", "2d"], ["Ah", "Ad"]], ["As", "Kd", "9h", "4c", "3s"])
-    monkeypatch.setattr("holdem.services.hands.hand_deck", lambda: list(deck))
+    monkeypatch.setattr("holdem.services.hand_start.hand_deck", lambda: list(deck))
     clock.advance(31)
     while (state := current(table)) is not None:
         seat = engine.legal_actions(state).seat

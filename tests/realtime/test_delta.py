@@ -21,7 +21,7 @@ from holdem.engine.cards import new_deck
 from holdem.models import Seat
 from holdem.realtime.delta import plain
 from holdem.selectors.snapshot import table_snapshot
-from holdem.services import hands as hand_service
+from holdem.services import hand_start as hand_service
 from tests.conftest import service_missing
 from tests.realtime.conftest import countdown_left, fire_clock, open_socket
 

@@ -46,7 +46,7 @@ def hand_facts(hand_id):
 
 
 def test_no_socket_ever_receives_a_card_it_should_not_see(table_room, make_player, monkeypatch):
-    from holdem.services import hands as hand_service
+    from holdem.services import hand_start as hand_service
 
     rng = random.Random(2024)
     table = table_room("nl50")

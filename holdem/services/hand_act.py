@@ -1,12 +1,13 @@
-"""A hand's life at a table: start after the countdown, actions, timeouts, protection, the end.
+"""A hand in play (RULES.md 4 and 5): a player's action (a repeat answered once), the pre-action
+boxes, the turn that times out, is renewed after downtime or is protected for a disconnected
+player, and the Show or Muck choice after the hand; each step stores the engine's new state and
+starts the next turn clock, or ends the hand (holdem/services/hand_end.py).
 
 Each entry point runs inside one transaction holding the table lock; the engine decides every
-rule, these functions only store its states and move chips between seats and wallets.
+rule, these functions only store its states.
 """
 
-import secrets
 import uuid
-from dataclasses import asdict
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
@@ -15,126 +16,17 @@ from django.utils import timezone
 from casino.errors import DomainError
 from holdem import engine, preactions
 from holdem.db import rows
-from holdem.db.locks import seats_lock, table_lock
-from holdem.engine.cards import new_deck, shuffle
-from holdem.engine.positions import blind_seats, next_button
+from holdem.db.locks import table_lock
 from holdem.engine.view import result_view
-from holdem.models import (
-    Disconnect,
-    Entry,
-    HandAction,
-    HandParticipant,
-    HandRecord,
-    ProtectionUse,
-    TableStatus,
-)
-from holdem.options import hand_options
-from holdem.selectors.game_state import muck_choice
-from holdem.services.blinds import (
-    blind_post_for,
-    blinds_missed_mark,
-    hand_entrants,
-    hand_seats_dealt,
-)
-from holdem.services.countdown import countdown_after_hand
-from holdem.services.notify import notify_player, notify_table
-from holdem.services.seats import seat_release
-from holdem.services.time_bank import BANK_FIELDS, bank_opens, bank_refill, bank_spent
+from holdem.models import Disconnect, HandAction, ProtectionUse
+from holdem.services.hand_end import hand_finish
+from holdem.services.notify import TableChange, notify_player, notify_table, table_change_publish
+from holdem.services.time_bank import bank_opens, bank_spent
 
 PROTECTIONS_PER_DAY = 2  # RULES.md 5
-# RULES.md 4 [003]: how long a player offered Show or Muck has to choose (then: muck).
-SHOW_OR_MUCK_SECONDS = 8
 
-
-def hand_deck() -> list[str]:
-    """RULES.md 3: a fresh deck shuffled by Fisher-Yates from a cryptographically secure generator.
-    (Tests replace this function to deal chosen cards.)"""
-    return shuffle(new_deck(), secrets.SystemRandom())
-
-
-def hand_start(table, now) -> bool:
-    """Deal a hand if two or more players can be dealt in; the caller holds the table lock."""
-    hand_muck_undecided(table, now)  # a short countdown may end before the time to choose
-    seats = seats_lock(table)
-    table.next_hand_at = None
-    if table.status != TableStatus.OPEN or table.in_hand:
-        rows.save_fields(table, ["next_hand_at"])
-        return False
-    ready = [s for s in seats if not s.sitting_out and s.stack > 0]
-    playing, posting, waiting = hand_entrants(ready)
-    if len(playing) < 2:
-        rows.save_fields(table, ["next_hand_at"])
-        notify_table(table, "waiting_for_players", {})
-        return False
-    # RULES.md 2 [002]: the button goes round the players only, never onto a post.
-    button = next_button(table.button_seat, playing, secrets.SystemRandom())
-    dealt = hand_seats_dealt(playing, posting, waiting, button)
-    small_seat, big_seat = blind_seats(dealt, button)
-    by_number = {s.number: s for s in seats}
-    players = [by_number[n] for n in dealt]
-    if table.entry == Entry.WAIT_OR_POST:
-        blinds_missed_mark(seats, dealt, button)
-
-    seat_ins = [
-        engine.SeatIn(
-            seat=s.number,
-            stack=s.stack,
-            post=blind_post_for(s, small_seat, big_seat),
-            auto_muck=muck_choice(s, table),
-        )
-        for s in players
-    ]
-    options = hand_options(table, [s.stack for s in players])
-    deck = hand_deck()
-    state, events = engine.start_hand(options, seat_ins, button, deck)
-
-    table.hands_played += 1
-    record = HandRecord.objects.create(
-        table=table,
-        number=table.hands_played,
-        started_at=now,
-        button_seat=button,
-        options=asdict(options),  # HandOptions holds JSON primitives only
-        players=[
-            {
-                "seat": s.number,
-                "user_id": s.user_id,
-                "username": s.user.username,
-                "stack_before": s.stack,
-                "post": si.post,
-                "auto_muck": si.auto_muck,
-            }
-            for s, si in zip(players, seat_ins)
-        ],
-        deck=list(deck),
-    )
-    HandParticipant.objects.bulk_create(
-        HandParticipant(hand=record, user_id=s.user_id, seat=s.number) for s in players
-    )
-    for s in players:
-        s.stack = 0  # the chips are in the hand now; the engine state holds them
-        s.in_hand = True
-        s.waiting_for_big_blind = s.wants_to_post = False
-        s.missed_small_blind = s.missed_big_blind = False
-        bank_refill(s, table)
-    rows.save_many(
-        players,
-        [
-            "stack",
-            "in_hand",
-            "waiting_for_big_blind",
-            "wants_to_post",
-            "missed_small_blind",
-            "missed_big_blind",
-            *BANK_FIELDS,
-        ],
-    )
-    table.button_seat = button
-    table.hand = record
-    table.hand_actions = 0
-    rows.save_fields(table, ["next_hand_at", "hands_played", "button_seat", "hand", "hand_actions"])
-    _advance(table, state, events, now)
-    return True
+# The table's columns a new turn changes, written with its event in one UPDATE.
+TURN_FIELDS = ("hand_state", "turn_deadline", "turn_token", "turn_bank_from", "hand_actions")
 
 
 def table_act(
@@ -148,7 +40,15 @@ def table_act(
     try:
         with transaction.atomic():
             table = table_lock(table_id)
-            applied = _act(table, user, action, amount, action_id, turn_token)
+            applied = _act(
+                table,
+                user=user,
+                action=action,
+                amount=amount,
+                action_id=action_id,
+                turn_token=turn_token,
+                now=timezone.now(),
+            )
     except (DomainError, IntegrityError):
         # A repeated action_id is looked up only when the action does not apply: a repeat
         # arrives after its turn is over, or hits the one-id-per-hand constraint (nothing of
@@ -160,7 +60,7 @@ def table_act(
     return {"action_id": action_id, "applied": True, "repeated": False, **applied}
 
 
-def _act(table, user, action, amount, action_id: str, turn_token) -> dict:
+def _act(table, *, user, action, amount, action_id: str, turn_token, now) -> dict:
     if not table.in_hand:
         raise DomainError("no_hand", "no hand is being played at this table")
     # The seats (with their users) serve both the check below and the broadcast.
@@ -174,7 +74,7 @@ def _act(table, user, action, amount, action_id: str, turn_token) -> dict:
     if (
         state.to_act == seat.number
         and table.turn_deadline is not None
-        and timezone.now() > table.turn_deadline
+        and now > table.turn_deadline
     ):
         # RULES.md 5: the clock ran out; the sweeper applies the timeout within a second.
         raise DomainError("turn_expired", "your time for this turn ran out")
@@ -189,11 +89,11 @@ def _act(table, user, action, amount, action_id: str, turn_token) -> dict:
             (e.to for e in events if e.kind == "action" and e.seat == seat.number), amount
         )
     _log(table, seat.number, user, action, amount, street, "player", action_id)
-    bank_spent(table, seat, timezone.now())
+    bank_spent(table, seat, now)
     if seat.timeouts_in_row:
         seat.timeouts_in_row = 0
         rows.save_fields(seat, ["timeouts_in_row"])
-    _advance(table, new_state, events, timezone.now(), seats=seats)
+    hand_advance(table, state=new_state, events=events, now=now, seats=seats)
     return {"action": action, "amount": amount}
 
 
@@ -243,10 +143,10 @@ def hand_timeout(table, now) -> bool:
     taken = "check" if legal is not None and "check" in legal.actions else "fold"
     _log(table, seat_number, seat.user if seat else None, taken, None, street, "timeout", "")
     sat_out = seat is not None and not seat.disconnected and _count_idle_turn(seat)
-    _advance(table, new_state, events, now)
+    hand_advance(table, state=new_state, events=events, now=now)
     if sat_out:
         # Told after the check or fold it follows from, so the log reads in that order.
-        notify_table(table, "sitting_out", {"seat": seat.number, "reason": "idle"})
+        notify_table(table, TableChange("sitting_out", {"seat": seat.number, "reason": "idle"}))
     return True
 
 
@@ -274,12 +174,8 @@ def turn_renew(table, now) -> None:
     table.turn_deadline = now + timedelta(seconds=table.turn_seconds)
     table.turn_bank_from = None
     rows.save_fields(table, ["turn_deadline", "turn_bank_from"])
-    notify_table(
-        table,
-        "turn_renewed",
-        {"reason": "downtime"},
-        state=engine.state_from_json(table.hand_state),
-    )
+    state = engine.state_from_json(table.hand_state)
+    notify_table(table, TableChange("turn_renewed", {"reason": "downtime"}, state=state))
 
 
 def hand_protect_disconnected(table, seat, now) -> None:
@@ -310,7 +206,7 @@ def hand_protect_disconnected(table, seat, now) -> None:
         "disconnect",
         "",
     )
-    _advance(table, new_state, events, now)
+    hand_advance(table, state=new_state, events=events, now=now)
 
 
 def table_show(*, table_id: int, user) -> None:
@@ -339,7 +235,7 @@ def _last_hand_choice(table_id: int, user, choose, kind: str) -> None:
         except engine.IllegalAction as refused:
             raise DomainError(refused.code, refused.message) from refused
         _record_choices(table, record, new_state)
-        notify_table(table, kind, {"seat": mine[0]["seat"]}, engine_events=events)
+        notify_table(table, TableChange(kind, {"seat": mine[0]["seat"]}, engine_events=events))
 
 
 def hand_muck_undecided(table, now) -> bool:
@@ -357,9 +253,8 @@ def hand_muck_undecided(table, now) -> bool:
         return False
     new_state, events = engine.muck_hand(state)
     _record_choices(table, record, new_state)
-    notify_table(
-        table, "hand_mucked", {"seats": list(state.result.undecided)}, engine_events=events
-    )
+    mucked = {"seats": list(state.result.undecided)}
+    notify_table(table, TableChange("hand_mucked", mucked, engine_events=events))
     return True
 
 
@@ -421,16 +316,17 @@ def _pre_actions(table, state, events, seats):
     return state, events
 
 
-def _advance(table, state, events, now, seats=None) -> None:
-    """Store the new state, then either start the next turn clock or finish the hand. Mid-hand
-    the state, its clock, the action count and the event's seq are one UPDATE (notify_table).
-    A pre-action standing for the next player to act is applied first."""
+def hand_advance(table, *, state, events, now, seats=None) -> None:
+    """Store the new state, then either start the next turn clock or finish the hand
+    (hand_end.py). Mid-hand the state, its clock, the action count and the event's seq are one
+    UPDATE. A pre-action standing for the next player to act is applied first. `seats`: the
+    table's seats with their users, if the caller has them."""
     if not state.is_over and state.to_act is not None:
         if seats is None:
             seats = list(table.seat_set.select_related("user"))
         state, events = _pre_actions(table, state, events, seats)
     if state.is_over:
-        _finish(table, state, events, now)
+        hand_finish(table, state=state, events=events, now=now)
         return
     table.hand_state = engine.state_to_json(state)
     table.turn_deadline = (
@@ -438,136 +334,9 @@ def _advance(table, state, events, now, seats=None) -> None:
     )
     table.turn_token = uuid.uuid4().hex
     table.turn_bank_from = None
-    notify_table(
-        table,
-        "hand",
-        {},
-        engine_events=events,
-        state=state,
-        save=("hand_state", "turn_deadline", "turn_token", "turn_bank_from", "hand_actions"),
-        seats=seats,
-        balances=False,  # mid-hand no wallet changes: the chips in play are in the state
-    )
-
-
-def _finish(table, state, events, now) -> None:
-    """Pay the pots to the seats, keep the record, boot who must go, set the next countdown."""
-    result = state.result
-    seats = {s.number: s for s in seats_lock(table)}
-    record = table.hand
-    for number, stack in result.final_stacks.items():
-        seats[number].stack = stack
-        seats[number].in_hand = False
-    rows.save_many([seats[n] for n in result.final_stacks], ["stack", "in_hand"])
-    record.ended_at = now
-    record.board = list(state.board)
-    record.pots = [
-        {
-            "amount": p.amount,
-            "eligible": list(p.eligible),
-            "winners": list(p.winners),
-            "shares": {str(k): v for k, v in p.shares.items()},
-            "rake": p.rake,
-        }
-        for p in result.pots
-    ]
-    record.shown = {str(k): list(v) for k, v in result.shown.items()}
-    record.rake = result.rake
-    record.result = result_view(result)
-    record.final_state = engine.state_to_json(state)
-    for player in record.players:
-        player["stack_after"] = result.final_stacks[player["seat"]]
-        player["net"] = result.net[player["seat"]]
-    rows.save_fields(
-        record,
-        ["ended_at", "board", "pots", "shown", "rake", "result", "final_state", "players"],
-    )
-    table.rake_collected += result.rake
-    table.hand_state = ""
-    table.hand = None
-    table.last_hand = record
-    table.turn_deadline = None
-    table.turn_token = ""
-    table.turn_bank_from = None
-    # RULES.md 4: players offered Show or Muck have a few seconds to choose.
-    table.show_or_muck_deadline = (
-        now + timedelta(seconds=SHOW_OR_MUCK_SECONDS) if result.undecided else None
-    )
-    # Saved with the event's seq (notify_table), in one UPDATE.
-    saved = (
-        "rake_collected",
-        "hand_state",
-        "hand",
-        "last_hand",
-        "turn_deadline",
-        "turn_token",
-        "turn_bank_from",
-        "show_or_muck_deadline",
-    )
-    # Seats that leave the table now: each gets its own "left" event after "hand_ended".
-    busted = {number for number, stack in result.final_stacks.items() if stack == 0}
-    leaving = [
-        seat
-        for seat in seats.values()
-        if seat.number in busted
-        or (seat.disconnected and table.disconnect == Disconnect.CHECK_FOLD)
-    ]
-    detail = {"hand_id": record.pk}
-    ending = {"engine_events": events, "state": state, "seats": list(seats.values())}
-    if not leaving and table.status != TableStatus.CLOSING:
-        # The common end: nobody leaves, so the next countdown comes in the same event.
-        _sit_out_disconnected(seats.values())
-        seconds = countdown_after_hand(table, list(seats.values()), now)
-        if seconds is not None:
-            detail["countdown"] = seconds
-        # No wallet changes when a hand ends (the chips go back to the seats): the private
-        # parts leave the balance out, and the seats locked above are the ones to show.
-        notify_table(
-            table, "hand_ended", detail, **ending, save=(*saved, "next_hand_at"), balances=False
-        )
-        return
-    notify_table(table, "hand_ended", detail, **ending, save=saved, balances=False)
-    for seat in leaving:
-        if seat.number in busted:
-            seat_release(table, seat, reason="Busted")
-            returned = 0
-        else:
-            # RULES.md 5: still disconnected when the game ends: removed, chips to the wallet.
-            returned = seat_release(table, seat, reason=f"Disconnected: cash-out from {table.name}")
-        notify_table(
-            table,
-            "left",
-            {"seat": seat.number, "username": seat.user.username, "returned": returned},
-            also_tell=[seat.user],
-        )
-    remaining = [s for s in seats.values() if s.pk is not None]  # seat_release deletes the row
-    _sit_out_disconnected(remaining)
-    if table.status == TableStatus.CLOSING:
-        for seat in remaining:
-            seat_release(table, seat, reason=f"Room {table.name} closed")
-        table.status = TableStatus.CLOSED
-        rows.save_fields(table, ["status"])
-        notify_table(table, "closed", {})
-        return
-    seconds = countdown_after_hand(table, remaining, now)
-    if seconds is not None:
-        notify_table(
-            table,
-            "countdown",
-            {"seconds": seconds},
-            seats=remaining,
-            save=("next_hand_at",),
-            balances=False,
-        )
-
-
-def _sit_out_disconnected(seats) -> None:
-    """RULES.md 5: a player still disconnected when the game ends sits out (where the room does
-    not cash them out)."""
-    for seat in seats:
-        if seat.disconnected and not seat.sitting_out:
-            seat.sitting_out = True
-            rows.save_fields(seat, ["sitting_out"])
+    # Mid-hand no wallet changes: the chips in play are in the state.
+    change = TableChange("hand", engine_events=events, state=state, seats=seats, balances=False)
+    rows.save_fields(table, [*table_change_publish(table, change), *TURN_FIELDS])
 
 
 def _log(table, seat_number, user, action, amount, street, source, action_id) -> None:

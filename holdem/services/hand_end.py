@@ -1,0 +1,139 @@
+"""The end of a hand: the pots paid to the seats, the record completed, the players offered Show
+or Muck given their time to choose, who must go leaves (a bust, a disconnected player in a
+check-or-fold room, everyone when the room closes), and the next countdown.
+
+Runs in the transaction of the step that ended the hand (holdem/services/hand_act.py), which
+holds the table lock.
+"""
+
+from datetime import timedelta
+
+from holdem import engine
+from holdem.db import rows
+from holdem.db.locks import seats_lock
+from holdem.engine.view import result_view
+from holdem.models import Disconnect, TableStatus
+from holdem.services.countdown import countdown_after_hand
+from holdem.services.notify import TableChange, notify_table, table_change_publish
+from holdem.services.seats import seat_leave, seat_release
+
+# RULES.md 4 [003]: how long a player offered Show or Muck has to choose (then: muck).
+SHOW_OR_MUCK_SECONDS = 8
+
+
+# The table's columns the end of a hand changes, written with the "hand_ended" event.
+END_FIELDS = (
+    "rake_collected",
+    "hand_state",
+    "hand",
+    "last_hand",
+    "turn_deadline",
+    "turn_token",
+    "turn_bank_from",
+    "show_or_muck_deadline",
+)
+
+
+def hand_finish(table, *, state, events, now) -> None:
+    """Pay the pots to the seats, keep the record, boot who must go, set the next countdown."""
+    result = state.result
+    seats = {s.number: s for s in seats_lock(table)}
+    record = table.hand
+    for number, stack in result.final_stacks.items():
+        seats[number].stack = stack
+        seats[number].in_hand = False
+    rows.save_many([seats[n] for n in result.final_stacks], ["stack", "in_hand"])
+    record.ended_at = now
+    record.board = list(state.board)
+    record.pots = [
+        {
+            "amount": p.amount,
+            "eligible": list(p.eligible),
+            "winners": list(p.winners),
+            "shares": {str(k): v for k, v in p.shares.items()},
+            "rake": p.rake,
+        }
+        for p in result.pots
+    ]
+    record.shown = {str(k): list(v) for k, v in result.shown.items()}
+    record.rake = result.rake
+    record.result = result_view(result)
+    record.final_state = engine.state_to_json(state)
+    for player in record.players:
+        player["stack_after"] = result.final_stacks[player["seat"]]
+        player["net"] = result.net[player["seat"]]
+    rows.save_fields(
+        record,
+        ["ended_at", "board", "pots", "shown", "rake", "result", "final_state", "players"],
+    )
+    table.rake_collected += result.rake
+    table.hand_state = ""
+    table.hand = None
+    table.last_hand = record
+    table.turn_deadline = None
+    table.turn_token = ""
+    table.turn_bank_from = None
+    # RULES.md 4: players offered Show or Muck have a few seconds to choose.
+    table.show_or_muck_deadline = (
+        now + timedelta(seconds=SHOW_OR_MUCK_SECONDS) if result.undecided else None
+    )
+    # Seats that leave the table now: each gets its own "left" event after "hand_ended".
+    busted = {number for number, stack in result.final_stacks.items() if stack == 0}
+    leaving = [
+        seat
+        for seat in seats.values()
+        if seat.number in busted
+        or (seat.disconnected and table.disconnect == Disconnect.CHECK_FOLD)
+    ]
+    detail = {"hand_id": record.pk}
+    saved = list(END_FIELDS)
+    common = not leaving and table.status != TableStatus.CLOSING
+    if common:
+        # The common end: nobody leaves, so the next countdown comes in the same event.
+        _sit_out_disconnected(seats.values())
+        seconds = countdown_after_hand(table, list(seats.values()), now)
+        if seconds is not None:
+            detail["countdown"] = seconds
+        saved.append("next_hand_at")
+    # No wallet changes when a hand ends (the chips go back to the seats): the private parts
+    # leave the balance out, and the seats locked above are the ones to show.
+    ended = TableChange(
+        "hand_ended",
+        detail,
+        engine_events=events,
+        state=state,
+        seats=list(seats.values()),
+        balances=False,
+    )
+    # The end of the hand and the event's bookkeeping in one UPDATE.
+    rows.save_fields(table, [*table_change_publish(table, ended), *saved])
+    if common:
+        return
+    for seat in leaving:
+        if seat.number in busted:
+            seat_leave(table, seat, reason="Busted")
+        else:
+            # RULES.md 5: still disconnected when the game ends: removed, chips to the wallet.
+            seat_leave(table, seat, reason=f"Disconnected: cash-out from {table.name}")
+    remaining = [s for s in seats.values() if s.pk is not None]  # seat_release deletes the row
+    _sit_out_disconnected(remaining)
+    if table.status == TableStatus.CLOSING:
+        for seat in remaining:
+            seat_release(table, seat, reason=f"Room {table.name} closed")
+        table.status = TableStatus.CLOSED
+        rows.save_fields(table, ["status"])
+        notify_table(table, TableChange("closed"))
+        return
+    seconds = countdown_after_hand(table, remaining, now)
+    if seconds is not None:
+        change = TableChange("countdown", {"seconds": seconds}, seats=remaining, balances=False)
+        rows.save_fields(table, [*table_change_publish(table, change), "next_hand_at"])
+
+
+def _sit_out_disconnected(seats) -> None:
+    """RULES.md 5: a player still disconnected when the game ends sits out (where the room does
+    not cash them out)."""
+    for seat in seats:
+        if seat.disconnected and not seat.sitting_out:
+            seat.sitting_out = True
+            rows.save_fields(seat, ["sitting_out"])

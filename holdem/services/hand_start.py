@@ -1,0 +1,117 @@
+"""The start of a hand (RULES.md 2 and 3): once the countdown ends, who is dealt in, the button,
+the blinds, the shuffled deck, the hand's record; then the first turn (holdem/services/hand_act.py).
+
+Runs inside the deadline clock's transaction, which holds the table lock.
+"""
+
+import secrets
+from dataclasses import asdict
+
+from holdem import engine
+from holdem.db import rows
+from holdem.db.locks import seats_lock
+from holdem.engine.cards import new_deck, shuffle
+from holdem.engine.positions import blind_seats, next_button
+from holdem.models import Entry, HandParticipant, HandRecord, TableStatus
+from holdem.options import hand_options
+from holdem.selectors.game_state import muck_choice
+from holdem.services.blinds import (
+    blind_post_for,
+    blinds_missed_mark,
+    hand_entrants,
+    hand_seats_dealt,
+)
+from holdem.services.hand_act import hand_advance, hand_muck_undecided
+from holdem.services.notify import TableChange, notify_table
+from holdem.services.time_bank import BANK_FIELDS, bank_refill
+
+
+def hand_deck() -> list[str]:
+    """RULES.md 3: a fresh deck shuffled by Fisher-Yates from a cryptographically secure generator.
+    (Tests replace this function to deal chosen cards.)"""
+    return shuffle(new_deck(), secrets.SystemRandom())
+
+
+def hand_start(table, now) -> bool:
+    """Deal a hand if two or more players can be dealt in; the caller holds the table lock."""
+    hand_muck_undecided(table, now)  # a short countdown may end before the time to choose
+    seats = seats_lock(table)
+    table.next_hand_at = None
+    if table.status != TableStatus.OPEN or table.in_hand:
+        rows.save_fields(table, ["next_hand_at"])
+        return False
+    ready = [s for s in seats if not s.sitting_out and s.stack > 0]
+    playing, posting, waiting = hand_entrants(ready)
+    if len(playing) < 2:
+        rows.save_fields(table, ["next_hand_at"])
+        notify_table(table, TableChange("waiting_for_players"))
+        return False
+    # RULES.md 2 [002]: the button goes round the players only, never onto a post.
+    button = next_button(table.button_seat, playing, secrets.SystemRandom())
+    dealt = hand_seats_dealt(playing, posting, waiting, button)
+    small_seat, big_seat = blind_seats(dealt, button)
+    by_number = {s.number: s for s in seats}
+    players = [by_number[n] for n in dealt]
+    if table.entry == Entry.WAIT_OR_POST:
+        blinds_missed_mark(seats, dealt, button)
+
+    seat_ins = [
+        engine.SeatIn(
+            seat=s.number,
+            stack=s.stack,
+            post=blind_post_for(s, small_seat, big_seat),
+            auto_muck=muck_choice(s, table),
+        )
+        for s in players
+    ]
+    options = hand_options(table, [s.stack for s in players])
+    deck = hand_deck()
+    state, events = engine.start_hand(options, seat_ins, button, deck)
+
+    table.hands_played += 1
+    record = HandRecord.objects.create(
+        table=table,
+        number=table.hands_played,
+        started_at=now,
+        button_seat=button,
+        options=asdict(options),  # HandOptions holds JSON primitives only
+        players=[
+            {
+                "seat": s.number,
+                "user_id": s.user_id,
+                "username": s.user.username,
+                "stack_before": s.stack,
+                "post": si.post,
+                "auto_muck": si.auto_muck,
+            }
+            for s, si in zip(players, seat_ins)
+        ],
+        deck=list(deck),
+    )
+    HandParticipant.objects.bulk_create(
+        HandParticipant(hand=record, user_id=s.user_id, seat=s.number) for s in players
+    )
+    for s in players:
+        s.stack = 0  # the chips are in the hand now; the engine state holds them
+        s.in_hand = True
+        s.waiting_for_big_blind = s.wants_to_post = False
+        s.missed_small_blind = s.missed_big_blind = False
+        bank_refill(s, table)
+    rows.save_many(
+        players,
+        [
+            "stack",
+            "in_hand",
+            "waiting_for_big_blind",
+            "wants_to_post",
+            "missed_small_blind",
+            "missed_big_blind",
+            *BANK_FIELDS,
+        ],
+    )
+    table.button_seat = button
+    table.hand = record
+    table.hand_actions = 0
+    rows.save_fields(table, ["next_hand_at", "hands_played", "button_seat", "hand", "hand_actions"])
+    hand_advance(table, state=state, events=events, now=now)
+    return True
