@@ -4,7 +4,7 @@ browser tab does (session cookie, Origin), send frames, and wait for the frame t
 It imports neither Django nor the site, so the scripts that run beside a live site (deploy/,
 bench/) use it as the tests do. Two kinds of socket keep the same log of frames and the same
 wait (`FrameLog.until`): one read only when the test asks (the in-process `WebsocketCommunicator`
-of tests/realtime, or a real socket read in turn), and a real socket whose reader task keeps
+of tests/realtime, or a real socket: `ReadingSocket`), and a real socket whose reader task keeps
 reading in the background as the site's client does (`ListeningSocket`).
 """
 
@@ -62,6 +62,9 @@ class FrameLog:
     async def send_text(self, text: str) -> None:
         raise NotImplementedError
 
+    async def on_frame(self, frame: Frame) -> None:
+        """What the client does with a frame just logged (follow the table, ask for a snapshot)."""
+
     async def send(self, frame: Frame | str) -> None:
         await self.send_text(frame_text(frame))
 
@@ -97,10 +100,27 @@ class FrameLog:
         return await self.until(lambda f: f["type"] in self.answers, timeout, start=mark)
 
 
+class ReadingSocket(FrameLog):
+    """A real websocket (one `dial` opened) read only when the test waits on it."""
+
+    looks_back = False
+
+    def __init__(self, ws, name: str):
+        super().__init__(name)
+        self.ws = ws
+
+    async def next_frame(self, timeout: float) -> None:
+        frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.frames.append(frame)
+        await self.on_frame(frame)
+
+    async def send_text(self, text: str) -> None:
+        await self.ws.send(text)
+
+
 class ListeningSocket(FrameLog):
     """A real websocket whose reader task keeps reading, as the site's client does; a subclass
-    does with each frame what that client does (`on_frame`: follow the table, ask for a snapshot
-    on a gap)."""
+    does with each frame what that client does (`on_frame`)."""
 
     def __init__(self, name: str):
         super().__init__(name)
@@ -118,9 +138,6 @@ class ListeningSocket(FrameLog):
         self.reader = asyncio.get_running_loop().create_task(self.read())
         await self.until(lambda f: f["type"] in ("snapshot", "lobby"), timeout)
         return self
-
-    async def on_frame(self, frame: Frame) -> None:
-        """What the client does with a frame just logged."""
 
     async def read(self) -> None:
         try:

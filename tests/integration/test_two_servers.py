@@ -1,8 +1,6 @@
 """Two Daphne servers sharing one PostgreSQL and one Redis: players on different servers play one
 hand together, and the lobby on either server sees the seats fill (channels-redis for real)."""
 
-import asyncio
-import json
 import os
 import socket
 import subprocess
@@ -21,7 +19,7 @@ from django.utils import timezone
 from holdem.models import Table
 from holdem.services import deadlines_fire_due, room_create
 from tests.frames import follow
-from tests.socket_client import FrameLog, dial
+from tests.socket_client import ReadingSocket, dial
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,24 +88,17 @@ def cookie_for(user) -> str:
     return client.cookies["sessionid"].value
 
 
-class Peer(FrameLog):
-    """A real socket read only when the test waits on it: every frame it holds has been seen."""
+class Peer(ReadingSocket):
+    """A player's socket on one of the servers, keeping the table as the frames build it."""
 
-    looks_back = False
     answers = frozenset({"ok", "error", "snapshot"})
 
     def __init__(self, ws):
-        super().__init__("peer")
-        self.ws = ws
+        super().__init__(ws, "peer")
         self.table = self.you = None
 
-    async def next_frame(self, timeout):
-        frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+    async def on_frame(self, frame):
         self.table, self.you = follow(self.table, self.you, frame)
-        self.frames.append(frame)
-
-    async def send_text(self, text):
-        await self.ws.send(text)
 
     async def seen_or_until(self, predicate, timeout=10):
         """A frame already received that matches, or the next one that does."""
