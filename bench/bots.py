@@ -25,11 +25,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project root
 from holdem.realtime.delta import client_view  # pure: no Django
+from tests.socket_client import dial  # nor this
 
 # How often a bot picks each kind of legal action; bet/raise sizes are drawn between min_to and
 # a pot-sized amount. Folding is only considered when it costs something (there is a bet to call).
@@ -253,13 +253,12 @@ class Bot:
 
     async def play(self, deadline: float) -> None:
         try:
-            async with connect(
+            async with dial(
                 self.ws_url,
                 origin=_origin_of(self.base_url),
+                cookie=f"sessionid={self.session_id}",
                 proxy=None,
                 open_timeout=30,
-                additional_headers={"Cookie": f"sessionid={self.session_id}"},
-                max_size=2**22,
             ) as ws:
                 self.ws = ws
                 while (remaining := deadline - time.monotonic()) > 0:

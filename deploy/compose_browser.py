@@ -1,25 +1,21 @@
 """A person's browser for deploy/compose_e2e.py: pages and forms over HTTP with cookies and CSRF,
 and a table's websocket as the site's client holds it (frames applied with holdem.realtime.delta)."""
 
-import asyncio
 import base64
 import hashlib
 import hmac
 import http.cookiejar
-import json
 import re
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
-import websockets
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project root
 from deploy.compose_stack import Failure, check
 from holdem.realtime.delta import client_view  # pure: what a client holds after each frame
+from tests.socket_client import ListeningSocket  # no Django either
 
 
 class Browser:
@@ -91,76 +87,41 @@ class Browser:
 # --- a websocket tab ---------------------------------------------------------------------------
 
 
-class Tab:
+class Tab(ListeningSocket):
     """A websocket as static/js/table-app.js keeps one: reads every frame, applies each event's
     changes to the table it holds, follows the table's seq and asks for a snapshot on a gap or a
     heartbeat ahead of it."""
 
+    timeout = 15
+    failure = Failure
+
     def __init__(self, name: str):
-        self.name = name
-        self.frames: list[dict] = []
+        super().__init__(name)
         self.seq: int | None = None
         self.table: dict | None = None
-        self.ws = None
-        self.reader = None
-        self.closed = asyncio.Event()
 
     async def open(self, browser: Browser, path: str) -> "Tab":
-        url = browser.base_url.replace("http://", "ws://", 1) + path
-        self.ws = await websockets.connect(
-            url,
+        return await self.open_url(
+            browser.base_url.replace("http://", "ws://", 1) + path,
             origin=browser.base_url,
-            additional_headers={"Cookie": browser.cookie_header()},
+            cookie=browser.cookie_header(),
             user_agent_header="compose-e2e (a browser's websocket)",
             open_timeout=20,
-            max_size=2**22,
         )
-        self.reader = asyncio.get_running_loop().create_task(self.read())
-        await self.until(lambda f: f["type"] in ("snapshot", "lobby"), timeout=15)
-        return self
 
-    async def read(self) -> None:
-        try:
-            async for text in self.ws:
-                frame = json.loads(text)
-                self.frames.append(frame)
-                kind = frame["type"]
-                in_order = self.seq is not None and frame.get("seq") == self.seq + 1
-                if kind == "snapshot" or (kind == "event" and in_order):
-                    self.seq = frame["seq"]
-                    self.table, _ = client_view(self.table, None, frame)
-                elif kind == "event" and self.seq is not None and frame["seq"] > self.seq + 1:
-                    # A gap: the changes need what was missed.
-                    await self.ws.send(json.dumps({"type": "snapshot"}))
-                elif kind == "spectators":
-                    self.table, _ = client_view(self.table, None, frame)
-                elif kind == "heartbeat" and self.seq is not None and frame["seq"] > self.seq:
-                    await self.ws.send(json.dumps({"type": "snapshot"}))
-        except websockets.ConnectionClosed:
-            pass
-        finally:
-            self.closed.set()
-
-    async def until(self, predicate, timeout: float = 15, start: int = 0) -> dict:
-        deadline = time.monotonic() + timeout
-        while True:
-            for frame in self.frames[start:]:
-                if predicate(frame):
-                    return frame
-            if time.monotonic() > deadline:
-                raise Failure(
-                    f"{self.name}: no such frame within {timeout} s; last {self.frames[-2:]}"
-                )
-            await asyncio.sleep(0.05)
-
-    async def request(self, frame: dict) -> dict:
-        mark = len(self.frames)
-        await self.ws.send(json.dumps(frame))
-        return await self.until(lambda f: f["type"] in ("ok", "error"), start=mark)
-
-    async def close(self) -> None:
-        await self.ws.close()
-        await asyncio.wait_for(self.closed.wait(), 5)
+    async def on_frame(self, frame: dict) -> None:
+        kind = frame["type"]
+        in_order = self.seq is not None and frame.get("seq") == self.seq + 1
+        if kind == "snapshot" or (kind == "event" and in_order):
+            self.seq = frame["seq"]
+            self.table, _ = client_view(self.table, None, frame)
+        elif kind == "event" and self.seq is not None and frame["seq"] > self.seq + 1:
+            # A gap: the changes need what was missed.
+            await self.send({"type": "snapshot"})
+        elif kind == "spectators":
+            self.table, _ = client_view(self.table, None, frame)
+        elif kind == "heartbeat" and self.seq is not None and frame["seq"] > self.seq:
+            await self.send({"type": "snapshot"})
 
 
 def totp_code(secret_base32: str, at: float) -> str:

@@ -4,9 +4,7 @@ real websockets who behave as the browser client does (a `heartbeat` ahead of th
 and they ask for a snapshot); and the deadline clock ticking beside them as beat would.
 """
 
-import asyncio
 import contextlib
-import json
 import signal
 import socket
 import subprocess
@@ -18,6 +16,7 @@ from django.db import close_old_connections, connection
 
 from tests.frames import follow
 from tests.integration.daphne_serve import ROOT, free_port, server_env, session_cookie, wait_healthy
+from tests.socket_client import ListeningSocket
 
 __all__ = ["ROOT", "Clock", "LiveServer", "Player", "session_cookie", "wait_until"]
 
@@ -116,81 +115,34 @@ class Clock:
         self.thread.join(5)
 
 
-class Player:
+class Player(ListeningSocket):
     """A websocket tab that keeps reading: like static/js/table-app.js it tracks the table's `seq`
     and asks for a snapshot when a `heartbeat` (or an event) shows it missed something, and it
     keeps the table as the frames build it (each `event` frame is given the whole `table`)."""
 
     def __init__(self, name: str):
-        self.name = name
-        self.ws = None
-        self.frames = []
+        super().__init__(name)
         self.seq = None
         self.table = None
         self.you = None
-        self.reader = None
-        self.closed_with = None
 
     async def connect(self, port: int, path: str, cookie: str, origin: str | None = None):
-        import websockets
-
-        self.ws = await websockets.connect(
+        return await self.open_url(
             f"ws://127.0.0.1:{port}{path}",
-            additional_headers={"Cookie": f"sessionid={cookie}"},
             origin=origin or f"http://127.0.0.1:{port}",
-            max_size=2**22,
+            cookie=f"sessionid={cookie}",
         )
-        self.reader = asyncio.get_running_loop().create_task(self.read())
-        await self.until(lambda f: f["type"] in ("snapshot", "lobby"))
-        return self
 
-    async def read(self):
-        import websockets
-
-        try:
-            async for text in self.ws:
-                frame = json.loads(text)
-                self.table, self.you = follow(self.table, self.you, frame)
-                self.frames.append(frame)
-                if frame["type"] == "snapshot":
-                    self.seq = frame["seq"]
-                elif frame["type"] == "event":
-                    if self.seq is not None and frame["seq"] > self.seq + 1:
-                        await self.ws.send(json.dumps({"type": "snapshot"}))
-                    self.seq = max(self.seq or 0, frame["seq"])
-                elif (
-                    frame["type"] == "heartbeat"
-                    and self.seq is not None
-                    and frame["seq"] > self.seq
-                ):
-                    await self.ws.send(json.dumps({"type": "snapshot"}))
-        except websockets.ConnectionClosed as closed:
-            self.closed_with = closed.rcvd.code if closed.rcvd else None
-        if self.closed_with is None and self.ws.close_code is not None:
-            self.closed_with = self.ws.close_code
-
-    async def until(self, predicate, timeout: float = 10, start: int = 0):
-        """The first frame from index `start` on that matches, waiting for it up to `timeout`."""
-        deadline = time.monotonic() + timeout
-        while True:
-            for frame in self.frames[start:]:
-                if predicate(frame):
-                    return frame
-            if time.monotonic() > deadline:
-                raise AssertionError(
-                    f"{self.name}: no matching frame in {timeout} s; last {self.frames[-3:]}"
-                )
-            await asyncio.sleep(0.05)
-
-    async def request(self, frame: dict, timeout: float = 10):
-        mark = len(self.frames)
-        await self.ws.send(json.dumps(frame))
-        return await self.until(lambda f: f["type"] in ("ok", "error"), timeout, start=mark)
-
-    async def close(self):
-        await self.ws.close()
-        if self.reader is not None:
-            await asyncio.wait([self.reader], timeout=5)
+    async def on_frame(self, frame: dict) -> None:
+        self.table, self.you = follow(self.table, self.you, frame)
+        if frame["type"] == "snapshot":
+            self.seq = frame["seq"]
+        elif frame["type"] == "event":
+            if self.seq is not None and frame["seq"] > self.seq + 1:
+                await self.send({"type": "snapshot"})
+            self.seq = max(self.seq or 0, frame["seq"])
+        elif frame["type"] == "heartbeat" and self.seq is not None and frame["seq"] > self.seq:
+            await self.send({"type": "snapshot"})
 
 
 class TcpProxy:

@@ -15,6 +15,7 @@ import pytest
 
 from bench.bots import sign_in
 from tests.conftest import service_missing
+from tests.socket_client import ReadingSocket, dial
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
@@ -125,30 +126,26 @@ def test_the_cluster_serves_on_both_servers_and_events_cross_between_them(cluste
 
 
 async def watch_a_seat_taken_elsewhere(port_a, port_b, table_id, watcher_session, sitter_session):
-    from websockets.asyncio.client import connect
-
     def socket_to(port, session):
-        return connect(
+        return dial(
             f"ws://127.0.0.1:{port}/ws/table/{table_id}/",
             origin=f"http://127.0.0.1:{port}",
+            cookie=f"sessionid={session}",
             proxy=None,
-            additional_headers={"Cookie": f"sessionid={session}"},
         )
 
-    async def frame_of(ws, kind):
-        while True:
-            frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
-            if frame["type"] == kind:
-                return frame
+    def of_type(kind):
+        return lambda frame: frame["type"] == kind
 
     async with (
-        socket_to(port_a, watcher_session) as on_a,
-        socket_to(port_b, sitter_session) as on_b,
+        socket_to(port_a, watcher_session) as ws_a,
+        socket_to(port_b, sitter_session) as ws_b,
     ):
-        before = (await frame_of(on_a, "snapshot"))["seq"]
-        await frame_of(on_b, "snapshot")
-        await on_b.send(json.dumps({"type": "sit", "seat": 4, "buy_in": 2_000}))
-        assert (await frame_of(on_b, "ok"))["for"] == "sit"
-        event = await frame_of(on_a, "event")
+        on_a, on_b = ReadingSocket(ws_a, "watcher on a"), ReadingSocket(ws_b, "sitter on b")
+        before = (await on_a.until(of_type("snapshot")))["seq"]
+        await on_b.until(of_type("snapshot"))
+        await on_b.send({"type": "sit", "seat": 4, "buy_in": 2_000})
+        assert (await on_b.until(of_type("ok")))["for"] == "sit"
+        event = await on_a.until(of_type("event"))
         assert event["seq"] == before + 1
         return event

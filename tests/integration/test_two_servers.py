@@ -1,8 +1,6 @@
 """Two Daphne servers sharing one PostgreSQL and one Redis: players on different servers play one
 hand together, and the lobby on either server sees the seats fill (channels-redis for real)."""
 
-import asyncio
-import json
 import os
 import socket
 import subprocess
@@ -21,6 +19,7 @@ from django.utils import timezone
 from holdem.models import Table
 from holdem.services import deadlines_fire_due, room_create
 from tests.frames import follow
+from tests.socket_client import ReadingSocket, dial
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,42 +88,28 @@ def cookie_for(user) -> str:
     return client.cookies["sessionid"].value
 
 
-class Peer:
+class Peer(ReadingSocket):
+    """A player's socket on one of the servers, keeping the table as the frames build it."""
+
+    answers = frozenset({"ok", "error", "snapshot"})
+
     def __init__(self, ws):
-        self.ws = ws
-        self.frames = []
+        super().__init__(ws, "peer")
         self.table = self.you = None
 
-    async def until(self, predicate, timeout=10):
-        async def wait():
-            while True:
-                frame = json.loads(await self.ws.recv())
-                self.table, self.you = follow(self.table, self.you, frame)
-                self.frames.append(frame)
-                if predicate(frame):
-                    return frame
-
-        return await asyncio.wait_for(wait(), timeout)
+    async def on_frame(self, frame):
+        self.table, self.you = follow(self.table, self.you, frame)
 
     async def seen_or_until(self, predicate, timeout=10):
         """A frame already received that matches, or the next one that does."""
-        for frame in self.frames:
-            if predicate(frame):
-                return frame
-        return await self.until(predicate, timeout)
-
-    async def request(self, frame):
-        await self.ws.send(json.dumps(frame))
-        return await self.until(lambda f: f["type"] in {"ok", "error", "snapshot"})
+        return await self.until(predicate, timeout, start=0)
 
 
 async def connect(port, path, cookie):
-    import websockets
-
-    ws = await websockets.connect(
+    ws = await dial(
         f"ws://127.0.0.1:{port}{path}",
-        additional_headers={"Cookie": f"sessionid={cookie}"},
         origin=f"http://127.0.0.1:{port}",
+        cookie=f"sessionid={cookie}",
     )
     return Peer(ws)
 

@@ -10,6 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.frames import follow
+from tests.socket_client import FrameLog
 
 ORIGIN = b"http://127.0.0.1"
 
@@ -20,23 +21,25 @@ def session_cookie(user) -> str:
     return client.cookies["sessionid"].value
 
 
-class Socket:
+class Socket(FrameLog):
     """One browser tab: a connected websocket that remembers every frame it received. Like the
     site's client it keeps the table as the frames build it: each `event` frame is given the
-    whole `table` after its changes (holdem/realtime/delta.py), as the client holds it."""
+    whole `table` after its changes (holdem/realtime/delta.py), as the client holds it. Frames
+    are read when the test asks, so `until` waits for one still to come."""
+
+    timeout = 3
+    looks_back = False
+    answers = frozenset({"ok", "error", "pong", "snapshot", "previous_hand", "switched"})
 
     def __init__(self, communicator, name):
+        super().__init__(name)
         self.communicator = communicator
-        self.name = name
-        self.frames = []
         self.table = None
         self.you = None
         self.seq = None
 
-    async def send(self, frame):
-        await self.communicator.send_to(
-            text_data=frame if isinstance(frame, str) else json.dumps(frame)
-        )
+    async def send_text(self, text):
+        await self.communicator.send_to(text_data=text)
 
     async def receive(self, timeout=3):
         frame = json.loads(await self.communicator.receive_from(timeout=timeout))
@@ -46,6 +49,9 @@ class Socket:
         self.frames.append(frame)
         return frame
 
+    async def next_frame(self, timeout):
+        await self.receive(timeout=timeout)
+
     async def drain(self, timeout=0.1):
         """Read everything waiting; returns the frames read. (receive_nothing does not cancel
         the application the way a timed-out receive does.)"""
@@ -53,26 +59,6 @@ class Socket:
         while not await self.communicator.receive_nothing(timeout=timeout):
             got.append(await self.receive())
         return got
-
-    async def until(self, predicate, timeout=3):
-        import asyncio
-
-        deadline = asyncio.get_running_loop().time() + timeout
-        while True:
-            remaining = deadline - asyncio.get_running_loop().time()
-            if remaining <= 0:
-                raise AssertionError(
-                    f"{self.name}: no frame matched; last frames {self.frames[-3:]}"
-                )
-            frame = await self.receive(timeout=remaining)
-            if predicate(frame):
-                return frame
-
-    async def request(self, frame, timeout=3):
-        """Send a frame and return the first ok/error/answer frame for it (events may come first)."""
-        await self.send(frame)
-        answers = {"ok", "error", "pong", "snapshot", "previous_hand", "switched"}
-        return await self.until(lambda f: f["type"] in answers, timeout)
 
     async def close(self):
         await self.communicator.disconnect()
