@@ -1,4 +1,4 @@
-"""The floor: the least CPU a table action can cost in this stack (issue 13, docs/performance.md).
+"""The floor: the least CPU a table action can cost in this stack (docs/performance.md).
 
     .venv/bin/python bench/floor.py --tables 50 --seconds 30 --frame-bytes 300
     .venv/bin/python bench/floor.py --tables 100 --human --frame-bytes 2500

@@ -2,7 +2,7 @@
 
 Channels runs every `database_sync_to_async` call of a server on one thread, so that its
 connection is reused; under load that thread is a queue of table actions, and a handshake that
-signed its user in there waited its turn, up to Daphne's timeout (docs/performance.md, issue 13).
+signed its user in there waited its turn, up to Daphne's timeout (docs/performance.md).
 The reads a handshake needs (the session's user, whether the room is open) run on the other
 threads of the loop's pool instead, each with its own database connection. Everything that
 writes stays on the one thread.

@@ -192,7 +192,7 @@ class Seat(models.Model):
     pre_action = models.CharField(max_length=12, blank=True, default="")
     pre_action_amount = models.PositiveBigIntegerField(null=True, blank=True)
     pre_action_round = models.CharField(max_length=24, blank=True, default="")
-    # The time bank left (issue 14), and the hands dealt since it was last refilled.
+    # The time bank left, and the hands dealt since it was last refilled.
     time_bank_ms = models.PositiveIntegerField(default=30_000)
     bank_hands = models.PositiveSmallIntegerField(default=0)
     sat_at = models.DateTimeField(auto_now_add=True)
@@ -453,7 +453,7 @@ class ChatBan(models.Model):
 
 
 class WaitingEntry(models.Model):
-    """A player in line for a seat at a room with no seat to take (issue 15). The first in line
+    """A player in line for a seat at a room with no seat to take. The first in line
     is offered a seat as it frees: `offered_seat` is held for them alone until `offer_expires_at`
     (the deadline sweep passes a lapsed offer to the next in line). Line order is the id."""
 

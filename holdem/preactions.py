@@ -1,4 +1,4 @@
-"""Pre-action boxes (issue 14): a choice a player makes while someone else acts, applied the moment
+"""Pre-action boxes: a choice a player makes while someone else acts, applied the moment
 their turn comes, through the same engine checks as a clicked action. Pure functions of the hand
 state; the services keep the choice on the seat (holdem/services/hand_act.py).
 

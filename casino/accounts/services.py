@@ -56,7 +56,7 @@ def wallet_adjust(
     if not reason:
         raise DomainError("reason_required", "a reason is required")
     # A key of our own making is new: it needs no look-up, and no savepoint for a racing
-    # duplicate (a seat's buy-in or cash-out made four more round trips for them, issue 13).
+    # duplicate (a seat's buy-in or cash-out made four more round trips for them).
     fresh = idempotency_key is None
     key = idempotency_key or uuid.uuid4().hex
     with transaction.atomic():

@@ -1,7 +1,7 @@
 """Rows of the hot path (a table action) read and written with SQL built once per shape.
 
 The ORM compiles every query again each time it runs; on the table action path that compiling
-was the largest single cost of the server (docs/performance.md, issue 13). These functions do
+was the largest single cost of the server (docs/performance.md). These functions do
 what `select_for_update().get()`, `select_related("user")`, `save(update_fields=...)` and
 `objects.create()` do for the few shapes the hot path uses, with the same SQL semantics (the same
 rows locked, the same values written through each field's own conversions), and cache the SQL.
@@ -9,7 +9,7 @@ Everything else keeps using the ORM.
 
 On PostgreSQL these statements are also prepared once per connection (`_cursor`): the ORM binds
 parameters on the client, so the server parsed and planned every one of them again, which was
-about half of PostgreSQL's CPU per action (docs/performance.md, issue 13, fourth slice).
+about half of PostgreSQL's CPU per action (docs/performance.md).
 """
 
 from functools import cache

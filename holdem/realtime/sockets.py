@@ -33,7 +33,7 @@ class BusyGate:
     behind, a websocket handshake is refused before anything is spent on it (no session read,
     no channel on the layer, no snapshot queued behind the table actions). The client tries
     again, backing off (static/js/socket.js); the sockets already open keep playing.
-    docs/decisions.md, issue 13."""
+    docs/decisions.md, Performance."""
 
     def __init__(self, app):
         self.app = app

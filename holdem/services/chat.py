@@ -1,4 +1,4 @@
-"""Table chat (issue 15): short plain-text lines from players (and spectators, if the room lets
+"""Table chat: short plain-text lines from players (and spectators, if the room lets
 them), kept for the admin, sent to the table as they come. Chat is not table state: it has no
 seq, and a lost line is not asked for again."""
 

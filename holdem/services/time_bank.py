@@ -1,4 +1,4 @@
-"""The time bank (issue 14): extra time a connected player gets once their turn clock runs out,
+"""The time bank: extra time a connected player gets once their turn clock runs out,
 kept on the seat; what they use is gone, and it refills a little every few hands. The caller
 holds the table lock (holdem/services/hand_start.py, hand_act.py)."""
 
@@ -7,7 +7,7 @@ from datetime import timedelta
 from holdem.db import rows
 from holdem.services.notify import TableChange, table_change_publish
 
-BANK_REFILL_MS = 5_000  # issue 14: the time bank grows by 5 s every 10 hands dealt
+BANK_REFILL_MS = 5_000  # the time bank grows by 5 s every 10 hands dealt
 BANK_REFILL_HANDS = 10
 
 

@@ -1,4 +1,4 @@
-"""The waiting list of a room with no seat to take (issue 15): join, leave, a freed seat offered
+"""The waiting list of a room with no seat to take: join, leave, a freed seat offered
 to the first in line for OFFER_SECONDS and passed on when declined or lapsed.
 
 Every change locks the table row first (style.md 8), so a room's line changes in step with its

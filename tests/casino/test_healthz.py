@@ -75,7 +75,7 @@ def test_healthz_only_answers_reads(client):
 
 
 def test_healthz_says_when_the_clock_last_ran_and_fails_when_it_is_stale(client, settings):
-    # Issue 10: beat down means no countdown ends and no turn times out; the site is not healthy.
+    # Beat down means no countdown ends and no turn times out; the site is not healthy.
     settings.REDIS_URL = ""
     deadlines_fire_due()
     body = client.get("/healthz").json()

@@ -1,5 +1,5 @@
 """Daphne as the site runs it collects garbage the way a server of thousands of sockets needs
-(casino/serve.py `tune_gc`; docs/performance.md, issue 13): what it loaded at start is frozen
+(casino/serve.py `tune_gc`; docs/performance.md): what it loaded at start is frozen
 out of collections, and young collections come less often. In a process of its own, as a served
 Daphne is (importing Daphne installs its reactor)."""
 

@@ -1,4 +1,4 @@
-"""Table chat (issue 15, 1): plain text up to 200 characters, at most 5 lines in 10 s, refused
+"""Table chat: plain text up to 200 characters, at most 5 lines in 10 s, refused
 with a coded error (and nothing stored) when bad; kept for the admin; muting by players and by
 staff."""
 

@@ -1,4 +1,4 @@
-"""The PokerStars text is faithful enough for a tracker (issue 15, 2): every exported hand is read
+"""The PokerStars text is faithful enough for a tracker: every exported hand is read
 back by a strict parser written here from the format's published examples (independent of
 holdem/history/pokerstars.py: it knows the lines, not our code) and checked against the stored
 hand: players and stacks, blinds, every action in order, the board, the pots and what each

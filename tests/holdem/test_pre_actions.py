@@ -1,4 +1,4 @@
-"""Pre-action boxes (issue 14, 3): ticked while someone else acts, applied the moment the turn
+"""Pre-action boxes: ticked while someone else acts, applied the moment the turn
 comes through the same engine checks as a click, lapsing when they no longer fit, seen by their
 owner only."""
 

@@ -1,4 +1,4 @@
-"""Query budgets (issue 13): what one table action costs the database, held so it cannot creep.
+"""Query budgets: what one table action costs the database, held so it cannot creep.
 
 A mid-hand action is the common case: the table row is locked and read (it holds the state, its
 clock and the action count), the seats with their players are read once (for the check and the

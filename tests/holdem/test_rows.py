@@ -75,7 +75,7 @@ def test_fields_saved_and_a_row_inserted_read_back_through_the_orm(seated, clock
 
 
 def test_on_postgresql_the_statements_are_prepared_once_per_connection_and_logged(seated):
-    """docs/performance.md (issue 13, fourth slice): the server plans the table lock once, not
+    """docs/performance.md: the server plans the table lock once, not
     on every action; the query log (and so the query budgets) still sees each statement."""
     if connection.vendor != "postgresql":
         pytest.skip("SQLite has no prepared statements to keep")
@@ -132,7 +132,7 @@ def test_the_seqs_of_many_tables_read_as_the_orm_reads_them_in_one_statement(sea
 
 
 def test_on_postgresql_an_action_updates_the_table_row_in_place(seated, clock):
-    """docs/decisions.md (issue 13, fourth slice): a mid-hand action's UPDATE writes no index
+    """docs/decisions.md (No index on the clock columns): a mid-hand action's UPDATE writes no index
     entry (a heap-only tuple): no index covers a column it changes, and the page has room."""
     if connection.vendor != "postgresql":
         pytest.skip("heap-only tuples are PostgreSQL's")

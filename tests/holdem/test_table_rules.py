@@ -1,4 +1,4 @@
-"""The table around the engine, as RULES.md 2, 4 and 5 say (issue 11), through the services."""
+"""The table around the engine, as RULES.md 2, 4 and 5 say, through the services."""
 
 from datetime import timedelta
 

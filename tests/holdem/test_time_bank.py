@@ -1,4 +1,4 @@
-"""The time bank (issue 14, 4): when the turn clock runs out, a connected player's bank gives
+"""The time bank: when the turn clock runs out, a connected player's bank gives
 them more time, shown to the table; what they use of it is gone; it refills by 5 s every 10
 hands up to the room's option; only an empty bank lets the timeout act (RULES.md 5)."""
 

@@ -1,4 +1,4 @@
-"""Topping up between hands (issue 14, 9): chips from the wallet to the seat, up to the room's
+"""Topping up between hands: chips from the wallet to the seat, up to the room's
 maximum buy-in (or the wallet, in a room without one), never while dealt in; every chip kept."""
 
 import pytest

@@ -1,5 +1,5 @@
-"""Exact idempotency, deadlines that mean what they say, and no turn cut short by downtime
-(issue 10.7 and 10.10), through the services."""
+"""Exact idempotency, deadlines that mean what they say, and no turn cut short by downtime,
+through the services."""
 
 from datetime import timedelta
 
@@ -66,7 +66,7 @@ def test_an_action_after_its_deadline_is_refused_before_the_sweeper_runs(seated,
 
 
 def test_a_turn_that_ran_out_while_the_site_was_down_gets_a_fresh_turn_clock(seated, clock):
-    # Issue 10.10: the clock stopped (site down) 10 s into a 60 s turn and came back 5 minutes
+    # The clock stopped (site down) 10 s into a 60 s turn and came back 5 minutes
     # later. The player gets a whole new turn instead of an instant timeout.
     table, users = seated("nl50", seats=(0, 1))
     clock.advance(31)

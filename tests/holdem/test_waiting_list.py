@@ -1,4 +1,4 @@
-"""The waiting list of a full room (issue 15): join, leave, places; a freed seat offered to the
+"""The waiting list of a full room: join, leave, places; a freed seat offered to the
 first in line and held for them for 30 seconds; taken, declined, or passed on by the sweep when
 the time runs out; every bad request refused with a code, changing nothing; chips untouched."""
 

@@ -85,7 +85,7 @@ async def sit_two(server, table, alice, bob):
 
 
 def test_a_server_killed_mid_hand_leaves_no_ghost_connections(servers, make_player):
-    # Issue 10.2: presence survives a SIGKILL. Before, connection counts stayed at 1 for good.
+    # Presence survives a SIGKILL. Before, connection counts stayed at 1 for good.
     table = room_create(name="phoenix", preset="nl50", turn_seconds=60, disconnect_grace_seconds=2)
     alice, bob = make_player("alice"), make_player("bob")
     cookies = {name: session_cookie(user) for name, user in (("alice", alice), ("bob", bob))}
@@ -121,7 +121,7 @@ def test_a_server_killed_mid_hand_leaves_no_ghost_connections(servers, make_play
 
 
 def test_a_redis_flush_mid_hand_is_healed_within_ten_seconds(servers, make_player, redis_url):
-    # Issue 10.3: after the flush the groups are gone; sockets join them again, and a heartbeat
+    # After the flush the groups are gone; sockets join them again, and a heartbeat
     # carrying the table's seq makes every client ask for what it missed.
     table = room_create(name="amnesia", preset="nl50", turn_seconds=60)
     alice, bob, carol = make_player("alice"), make_player("bob"), make_player("carol")
@@ -296,7 +296,7 @@ def test_a_half_open_client_is_disconnected_by_the_ping_timeout_once(servers, ma
 def test_a_database_outage_answers_acts_with_a_retryable_error_and_keeps_the_socket(
     servers, make_player
 ):
-    # Issue 10.6: before, the driver's exception closed the socket (1011) with a traceback.
+    # Before, the driver's exception closed the socket (1011) with a traceback.
     table = room_create(name="blackout", preset="nl50", turn_seconds=60)
     alice, bob = make_player("alice"), make_player("bob")
     cookies = [session_cookie(user) for user in (alice, bob)]

@@ -4,7 +4,7 @@ own protocol codes (docs/protocol.md).
 
 Plain Daphne leaves autobahn's failByDrop on: a frame autobahn refuses ends the TCP connection
 without a close frame (1006). casino/serve.py turns it off, so the client learns why: 1009 for a
-frame too big, 1007 for text that is not UTF-8 (issue 10.6).
+frame too big, 1007 for text that is not UTF-8.
 """
 
 import asyncio

@@ -1,4 +1,4 @@
-// A seat held for the waiting list (issue 26): shown as held to everyone but its holder, never
+// A seat held for the waiting list: shown as held to everyone but its holder, never
 // offered to a busted player for a rebuy, and what a lapsed or declined offer says it became.
 import assert from "node:assert/strict";
 import { test } from "node:test";

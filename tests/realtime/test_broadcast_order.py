@@ -1,4 +1,4 @@
-"""Each commit's frames leave in one hop to the event loop, and in commit order (issue 13): a
+"""Each commit's frames leave in one hop to the event loop, and in commit order: a
 table's events must reach its sockets in seq order, or every client asks for a snapshot."""
 
 import asyncio

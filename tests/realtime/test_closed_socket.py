@@ -5,7 +5,7 @@ Daphne raises autobahn's `Disconnected` when the application sends on a websocke
 has happened but whose `websocket.disconnect` has not reached the consumer yet (a tab closed
 while the table is busy). Before, that exception ended the consumer in the middle of a broadcast:
 its disconnect never ran, so the player stayed "connected" at the table for as long as the
-server lived, and each one was an ERROR in the log (found at 500 tables, issue 13).
+server lived, and each one was an ERROR in the log (found at 500 tables).
 """
 
 import asyncio

@@ -5,7 +5,7 @@ for that one.
 Consecutive events of a table can be committed by different processes (a Daphne server, a Celery
 worker starting a hand or timing a turn out); each publishes after its own commit, so the later
 one can reach Redis first. Before, the socket forwarded it at once, and every client at the table
-saw a gap and asked for a snapshot (6 such events in 40 s at 500 tables, issue 13).
+saw a gap and asked for a snapshot (6 such events in 40 s at 500 tables).
 """
 
 import asyncio

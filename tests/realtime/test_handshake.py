@@ -1,4 +1,4 @@
-"""A websocket handshake does not queue behind the table actions (issue 13): under load the one
+"""A websocket handshake does not queue behind the table actions: under load the one
 database thread of a server is busy with them, and a handshake that waited there timed out
 (docs/performance.md: 407 of 3,000 at 500 tables). Signing the socket in and finding the room
 happen on other threads; the socket is still refused without a session or an open room."""

@@ -1,4 +1,4 @@
-"""A socket lives only as long as its session (issue 10.4) and a user holds at most five (10.5)."""
+"""A socket lives only as long as its session and a user holds at most MAX_SOCKETS_PER_USER sockets."""
 
 import asyncio
 
