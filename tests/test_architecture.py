@@ -32,7 +32,6 @@ LAYERS = {
     "holdem.models": "tables-data",
     "holdem.presets": "tables-data",
     "holdem.options": "tables-data",
-    "holdem.errors": "tables-data",
     "holdem.db": "tables-data",
     "holdem.realtime.broadcast": "tables-data",
     "holdem.realtime.delta": "tables-data",
