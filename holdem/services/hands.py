@@ -28,7 +28,6 @@ from holdem.models import (
     ProtectionUse,
     TableStatus,
 )
-from holdem.options import hand_options
 from holdem.selectors import muck_choice
 from holdem.services.blinds import (
     blind_post_for,
@@ -40,6 +39,7 @@ from holdem.services.countdown import countdown_after_hand
 from holdem.services.notify import notify_player, notify_table
 from holdem.services.seats import seat_release
 from holdem.services.time_bank import BANK_FIELDS, bank_opens, bank_refill, bank_spent
+from holdem.table_options import hand_options
 
 PROTECTIONS_PER_DAY = 2  # RULES.md 5
 # RULES.md 4 [003]: how long a player offered Show or Muck has to choose (then: muck).

@@ -4,10 +4,8 @@ holds the table lock (holdem/services/hands.py)."""
 
 from datetime import timedelta
 
+from holdem.rules_words import BANK_REFILL_HANDS, BANK_REFILL_MS
 from holdem.services.notify import notify_table
-
-BANK_REFILL_MS = 5_000  # issue 14: the time bank grows by 5 s every 10 hands dealt
-BANK_REFILL_HANDS = 10
 
 
 def bank_opens(table, seat, state) -> bool:
