@@ -101,7 +101,7 @@ def option[F: models.Field[Any, Any]](
     what is wrong with the room's value (given the room), if anything; `to_rule`: the value as
     `rules_of` gives it, when the column stores it otherwise."""
     spec = {"rule": rule, "group": group, "words": words, "engine": engine, "chips": chips}
-    _DECLARED.append((field, {**spec, "check": check, "to_rule": to_rule}))
+    _DECLARED.append((field, spec | {"check": check, "to_rule": to_rule}))
     return field
 
 
@@ -322,7 +322,6 @@ class RoomOptions(models.Model):
 TABLE_OPTIONS: tuple[TableOption, ...] = tuple(
     TableOption(name=field.name, field=field, **spec) for field, spec in _DECLARED
 )
-OPTIONS_BY_NAME = {declared.name: declared for declared in TABLE_OPTIONS}
 # The options one hand needs, as the engine names them (engine.HAND_OPTION_NAMES).
 ENGINE_OPTION_NAMES = frozenset(declared.name for declared in TABLE_OPTIONS if declared.engine)
 # The rules dialog's lines, in the order of the options that declare them.
