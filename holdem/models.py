@@ -6,36 +6,14 @@ The table row is the unit of locking: every change at a table locks it first (st
 from django.conf import settings
 from django.db import models
 
-
-class Structure(models.TextChoices):
-    NO_LIMIT = "no_limit", "No-Limit"
-    POT_LIMIT = "pot_limit", "Pot-Limit"
-    FIXED_LIMIT = "fixed_limit", "Fixed-Limit"
-
-
-class Blinds(models.TextChoices):
-    FIXED = "fixed", "Fixed"
-    DYNAMIC = "dynamic", "Dynamic (percent of the smallest stack)"
-
-
-class MinRaise(models.TextChoices):
-    FULL = "full", "Full raise (TDA)"
-    ANY = "any", "Any increment"
-
-
-class Entry(models.TextChoices):
-    NEXT_HAND = "next_hand", "Dealt in at the next game"
-    WAIT_OR_POST = "wait_or_post", "Wait for the big blind or post"
-
-
-class Disconnect(models.TextChoices):
-    CHECK_FOLD = "check_fold", "Check or fold when the turn runs out"
-    ALL_IN_PROTECTION = "all_in_protection", "All-in protection"
-
-
-class ChatRule(models.TextChoices):
-    EVERYONE = "everyone", "Players and spectators"
-    PLAYERS = "players", "Seated players only"
+# The option choices are the declarations' (holdem/table_options.py); importers find them here too.
+from holdem.table_options import Blinds as Blinds
+from holdem.table_options import ChatRule as ChatRule
+from holdem.table_options import Disconnect as Disconnect
+from holdem.table_options import Entry as Entry
+from holdem.table_options import MinRaise as MinRaise
+from holdem.table_options import RoomOptions
+from holdem.table_options import Structure as Structure
 
 
 class TableStatus(models.TextChoices):
@@ -44,60 +22,13 @@ class TableStatus(models.TextChoices):
     CLOSED = "closed", "Closed"
 
 
-class Table(models.Model):
-    """A room: its options (RULES.md 1), its clock columns and the hand in progress."""
+class Table(RoomOptions):
+    """A room: its options (RULES.md 1, declared in holdem/table_options.py), its clock columns
+    and the hand in progress."""
 
     name = models.CharField(max_length=80, unique=True)
     preset = models.CharField(max_length=32, blank=True)
     status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.OPEN)
-
-    # RULES.md 1: table options.
-    seats = models.PositiveSmallIntegerField(default=6)
-    structure = models.CharField(
-        max_length=12, choices=Structure.choices, default=Structure.NO_LIMIT
-    )
-    blinds = models.CharField(max_length=8, choices=Blinds.choices, default=Blinds.FIXED)
-    small_blind = models.PositiveIntegerField(default=50)
-    big_blind = models.PositiveIntegerField(default=100)
-    dynamic_blind_percent = models.PositiveSmallIntegerField(default=10)
-    small_bet = models.PositiveIntegerField(default=0, help_text="Fixed limit: the lower stake.")
-    big_bet = models.PositiveIntegerField(default=0, help_text="Fixed limit: the higher stake.")
-    raise_cap = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Raises after the opening bet; empty = no cap."
-    )
-    min_raise = models.CharField(max_length=4, choices=MinRaise.choices, default=MinRaise.FULL)
-    min_buy_in = models.PositiveIntegerField(default=0)
-    max_buy_in = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Empty = the whole wallet."
-    )
-    entry = models.CharField(max_length=12, choices=Entry.choices, default=Entry.NEXT_HAND)
-    disconnect = models.CharField(
-        max_length=20, choices=Disconnect.choices, default=Disconnect.CHECK_FOLD
-    )
-    turn_seconds = models.PositiveSmallIntegerField(default=60)
-    chat = models.CharField(
-        max_length=10,
-        choices=ChatRule.choices,
-        default=ChatRule.EVERYONE,
-        help_text="Who may write in the table chat (everyone may read it).",
-    )
-    time_bank_seconds = models.PositiveSmallIntegerField(
-        default=30,
-        help_text="Each player's time bank: extra time once the turn clock runs out (0 = none); "
-        "refilled by 5 s every 10 hands dealt, up to this.",
-    )
-    countdown_seconds = models.PositiveSmallIntegerField(default=30)
-    countdown_full_seconds = models.PositiveSmallIntegerField(default=10)
-    rake_percent = models.DecimalField(max_digits=5, decimal_places=2, default=0)
-    rake_cap = models.PositiveIntegerField(null=True, blank=True)
-    auto_muck = models.BooleanField(
-        default=True,
-        help_text="The default of each player's 'muck losing hands' box (a player's own choice wins).",
-    )
-    disconnect_grace_seconds = models.PositiveSmallIntegerField(
-        default=20,
-        help_text="How long a dropped connection may take to come back before it counts as a disconnection.",
-    )
 
     # Clock columns (style.md 7: timers are data). Not indexed: every action moves the turn
     # clock, and an index on it made each action's UPDATE write a new entry in every index of

@@ -1,25 +1,26 @@
-"""A room's admin page, field by field: the option fieldsets of each betting structure, the
-room's state (never edited), and chips shown with separators when read-only."""
+"""A room's admin page, field by field: the option fieldsets (each option's group is declared in
+holdem/table_options.py), the room's state (never edited), and chips shown with separators when
+read-only."""
 
 from casino.accounts.formatting import chip_column
 from holdem.admin.columns import hand_in_play, last_hand, seat_column
 from holdem.models import Structure, Table
+from holdem.table_options import TABLE_OPTIONS
 
-# RULES.md 1: the stakes each betting structure has. No-Limit and Pot-Limit rooms have blinds
-# (fixed, or a percentage of the smallest stack); a Fixed-Limit room has a lower and a higher
-# stake, and its blinds follow from the lower one.
-BLIND_FIELDS = ("blinds", "small_blind", "big_blind", "dynamic_blind_percent")
-LIMIT_FIELDS = ("small_bet", "big_bet")
 # The class of a fieldset that belongs to some structures only (static/js/admin-room-structure.js).
 STRUCTURE_CLASS = "structure-"
 
-ROOM_FIELDSETS = (
-    ("Room", {"fields": ("name", "preset", "seats")}),
-    ("Betting structure", {"fields": ("structure",)}),
+# The option fieldsets in the page's order. Each option names its group (holdem/table_options.py)
+# and joins its fieldset in the order the options are declared; the room's own fields come first.
+ADMIN_GROUPS = (
+    ("Room", {"fields": ("name", "preset")}),
+    ("Betting structure", {}),
     (
+        # RULES.md 1: No-Limit and Pot-Limit rooms have blinds (fixed, or a percentage of the
+        # smallest stack); a Fixed-Limit room has a lower and a higher stake, and its blinds
+        # follow from the lower one.
         "Blinds",
         {
-            "fields": BLIND_FIELDS,
             "classes": (
                 STRUCTURE_CLASS + Structure.NO_LIMIT,
                 STRUCTURE_CLASS + Structure.POT_LIMIT,
@@ -31,28 +32,30 @@ ROOM_FIELDSETS = (
     (
         "Limit stakes",
         {
-            "fields": LIMIT_FIELDS,
             "classes": (STRUCTURE_CLASS + Structure.FIXED_LIMIT,),
             "description": "Fixed-Limit: the higher stake is twice the lower one (empty: twice); "
             "the small blind is half the lower stake, the big blind the lower stake (RULES.md 1).",
         },
     ),
-    ("Raises", {"fields": ("raise_cap", "min_raise")}),
-    ("Buy-in", {"fields": ("min_buy_in", "max_buy_in")}),
-    ("Players", {"fields": ("entry", "disconnect", "disconnect_grace_seconds", "auto_muck")}),
-    (
-        "Clocks",
-        {
-            "fields": (
-                "turn_seconds",
-                "time_bank_seconds",
-                "countdown_seconds",
-                "countdown_full_seconds",
-            )
-        },
-    ),
-    ("Chat and rake", {"fields": ("chat", "rake_percent", "rake_cap")}),
+    ("Raises", {}),
+    ("Buy-in", {}),
+    ("Players", {}),
+    ("Clocks", {}),
+    ("Chat and rake", {}),
 )
+
+
+def group_fields(group: str) -> tuple[str, ...]:
+    return tuple(declared.name for declared in TABLE_OPTIONS if declared.group == group)
+
+
+ROOM_FIELDSETS = tuple(
+    (group, {**options, "fields": (*options.get("fields", ()), *group_fields(group))})
+    for group, options in ADMIN_GROUPS
+)
+# The stakes each betting structure has (RULES.md 1).
+BLIND_FIELDS = group_fields("Blinds")
+LIMIT_FIELDS = group_fields("Limit stakes")
 CHANGED_STRUCTURE_NOTE = (
     "A new structure takes effect when you save: a Fixed-Limit room's lower stake becomes the big "
     "blind of its blinds, and a No-Limit or Pot-Limit room's big blind becomes the lower stake. "
@@ -61,16 +64,9 @@ CHANGED_STRUCTURE_NOTE = (
 OPTION_FIELDS = tuple(name for _, options in ROOM_FIELDSETS for name in options["fields"])
 # Option fields in chips: shown with separators when read-only (a hand is running).
 OPTION_CHIP_COLUMNS = {
-    name: chip_column(name, Table._meta.get_field(name).verbose_name)
-    for name in (
-        "small_blind",
-        "big_blind",
-        "small_bet",
-        "big_bet",
-        "min_buy_in",
-        "max_buy_in",
-        "rake_cap",
-    )
+    declared.name: chip_column(declared.name, Table._meta.get_field(declared.name).verbose_name)
+    for declared in TABLE_OPTIONS
+    if declared.chips
 }
 # The state of the room: the clock, the hand in play, counters. Never edited in a form.
 STATE_FIELDS = (

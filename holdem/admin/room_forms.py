@@ -7,8 +7,8 @@ from django import forms
 
 from holdem.admin.room_fields import BLIND_FIELDS, LIMIT_FIELDS, OPTION_FIELDS
 from holdem.models import Blinds, Structure, Table
-from holdem.options import room_problems
 from holdem.presets import PRESETS
+from holdem.table_options import room_problems
 
 
 class TableForm(forms.ModelForm):

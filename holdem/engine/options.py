@@ -14,7 +14,8 @@ from holdem.engine.names import FIXED_LIMIT, FLOP, PREFLOP, Structure
 MIN_RAISE_RULES = ("full", "any")
 _STRUCTURE_CHOICES = f"structure: must be one of {', '.join(Structure)}"
 
-# RULES.md 1 options that matter to one hand; the others are the table's business.
+# The RULES.md 1 options one hand needs. The table's other options are the site's business, and
+# the site passes only these (holdem/table_options.py declares which options the engine reads).
 HAND_OPTION_NAMES = frozenset(
     {
         "structure",
@@ -28,21 +29,6 @@ HAND_OPTION_NAMES = frozenset(
         "min_raise",
         "rake_percent",
         "rake_cap",
-    }
-)
-TABLE_OPTION_NAMES = frozenset(
-    {
-        "seats",
-        "min_buy_in",
-        "max_buy_in",
-        "entry",
-        "disconnect",
-        "turn_seconds",
-        "time_bank_seconds",
-        "chat",
-        "countdown_seconds",
-        "countdown_full_seconds",
-        "auto_muck",
     }
 )
 
@@ -115,13 +101,13 @@ class HandOptions:
         """Options from RULES.md section 1 names; `stacks` (chips of the players dealt in) are
         needed for `blinds: "dynamic"` unless `small_blind`/`big_blind` are given already.
 
-        Table-only options (seats, buy-ins, timers, ...) are accepted and ignored; an unknown
-        name or a bad value raises ValueError naming the option.
+        Only HAND_OPTION_NAMES are read; another name (a table's own option such as `seats`, or
+        a typo) or a bad value raises ValueError naming the option.
         """
         if not isinstance(rules, Mapping):
             raise ValueError("options: must be a mapping of RULES.md option names")
         for name in rules:
-            if name not in HAND_OPTION_NAMES and name not in TABLE_OPTION_NAMES:
+            if name not in HAND_OPTION_NAMES:
                 raise ValueError(f"{name}: unknown option")
         structure = _structure(rules.get("structure", Structure.NO_LIMIT))
         small_bet = _optional_chips(rules, "small_bet")

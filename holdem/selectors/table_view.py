@@ -10,8 +10,8 @@ from datetime import timedelta
 from django.utils import timezone
 
 from holdem import engine
-from holdem.options import rules_of
 from holdem.selectors.game_state import current_state, epoch_ms, stakes_label
+from holdem.table_options import rules_dialog, rules_of
 
 
 def public_table(table, state=None, seat_rows=None) -> dict:
@@ -79,11 +79,13 @@ def public_table(table, state=None, seat_rows=None) -> dict:
             row["net"] = last["net"][str(number)]
             row["winner"] = number in last["winners"]
         rows.append(row)
+    options = rules_of(table)
     return {
         "id": table.pk,
         "name": table.name,
         "status": table.status,
-        "options": rules_of(table),
+        "options": options,
+        "rules": rules_dialog(options),  # the rules dialog's lines, worded by the server
         "stakes": stakes_label(table),
         "button": table.button_seat,
         "seats": rows,

@@ -13,7 +13,6 @@ from holdem.db.locks import seats_lock
 from holdem.engine.cards import new_deck, shuffle
 from holdem.engine.positions import blind_seats, next_button
 from holdem.models import Entry, HandParticipant, HandRecord, TableStatus
-from holdem.options import hand_options
 from holdem.selectors.game_state import muck_choice
 from holdem.services.blinds import (
     blind_post_for,
@@ -24,6 +23,7 @@ from holdem.services.blinds import (
 from holdem.services.hand_act import hand_advance, hand_muck_undecided
 from holdem.services.notify import TableChange, notify_table
 from holdem.services.time_bank import BANK_FIELDS, bank_refill
+from holdem.table_options import hand_options
 
 
 def hand_deck() -> list[str]:

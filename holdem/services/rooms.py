@@ -6,12 +6,12 @@ from django.db import transaction
 from casino.errors import DomainError
 from holdem.db.locks import seats_lock, table_lock
 from holdem.models import Table, TableStatus
-from holdem.options import room_problems
 from holdem.presets import PRESETS
 from holdem.realtime.broadcast import LOBBY_GROUP, frame_message, send_on_commit, table_group
 from holdem.selectors.lobby import room_summary
 from holdem.services.notify import TableChange, notify_table
 from holdem.services.seats import seat_release
+from holdem.table_options import room_problems
 
 
 def room_create(*, name: str, preset: str | None = None, **options) -> Table:

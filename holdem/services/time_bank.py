@@ -5,10 +5,8 @@ holds the table lock (holdem/services/hand_start.py, hand_act.py)."""
 from datetime import timedelta
 
 from holdem.db import rows
+from holdem.rules_words import BANK_REFILL_HANDS, BANK_REFILL_MS
 from holdem.services.notify import TableChange, table_change_publish
-
-BANK_REFILL_MS = 5_000  # the time bank grows by 5 s every 10 hands dealt
-BANK_REFILL_HANDS = 10
 
 
 def bank_opens(table, seat, state) -> bool:

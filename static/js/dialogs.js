@@ -1,5 +1,5 @@
 // The table page's dialogs: the buy-in when taking a seat or buying in again after a bust
-// (buy-in.js has its rules), the previous hand, and the room's rules (rules.js words them).
+// (buy-in.js has its rules), the previous hand, and the room's rules (as the server words them).
 
 import {
   buyInButtons, buyInDefault, buyInProblem, buyInRange, buyInToSend, buyInWords, rebuySeat, topUpProblem, topUpRange,
@@ -67,15 +67,15 @@ export class TableDialogs {
     });
   }
 
-  /** RULES.md 1: the room's options in plain words, read from table.options. */
+  /** RULES.md 1: the room's options in plain words, as the server sent them (table.rules). */
   showRules() {
     const body = this.rules.querySelector("#rules-body");
-    const options = this.app.table && this.app.table.options;
-    if (!options) {
+    const lines = roomRules(this.app.table);
+    if (!lines) {
       body.replaceChildren(el("p", { class: "muted" }, "Connecting… the rules appear once the table has loaded."));
     } else {
       const list = el("dl", { class: "rules-list" });
-      for (const { term, text, key } of roomRules(options)) list.append(el("dt", {}, term), el("dd", { dataset: { rule: key } }, text));
+      for (const { term, text, key } of lines) list.append(el("dt", {}, term), el("dd", { dataset: { rule: key } }, text));
       body.replaceChildren(list);
     }
     if (!this.rules.open) this.rules.showModal();

@@ -4,24 +4,26 @@ import pytest
 
 from holdem.engine import HandOptions, dynamic_blinds, fixed_limit_blinds
 
+NL50 = {
+    "structure": "no_limit",
+    "blinds": "fixed",
+    "small_blind": 50,
+    "big_blind": 100,
+    "raise_cap": "none",
+    "min_raise": "full",
+}
+
 
 def test_from_rules_reads_the_preset_no_limit_table():
-    options = HandOptions.from_rules(
-        {
-            "seats": 9,
-            "structure": "no_limit",
-            "blinds": "fixed",
-            "small_blind": 50,
-            "big_blind": 100,
-            "raise_cap": "none",
-            "min_raise": "full",
-            "min_buy_in": 2000,
-            "max_buy_in": 20000,
-            "entry": "wait_or_post",
-            "disconnect": "check_fold",
-        }
-    )
+    options = HandOptions.from_rules(NL50)
     assert options == HandOptions("no_limit", 50, 100, raise_cap=None, min_raise="full")
+
+
+@pytest.mark.parametrize("name", ["seats", "min_buy_in", "turn_seconds", "chat", "auto_muck"])
+def test_from_rules_refuses_a_tables_own_option(name):
+    """The engine knows the hand's options only; the site leaves the table's own ones out."""
+    with pytest.raises(ValueError, match=f"^{name}: unknown option"):
+        HandOptions.from_rules({**NL50, name: 1})
 
 
 def test_from_rules_computes_dynamic_blinds_from_the_stacks_dealt_in():
@@ -35,14 +37,7 @@ def test_from_rules_computes_dynamic_blinds_from_the_stacks_dealt_in():
 
 
 def test_from_rules_gives_fixed_limit_its_blinds_and_big_bet_from_the_small_bet():
-    options = HandOptions.from_rules(
-        {
-            "structure": "fixed_limit",
-            "small_bet": 20,
-            "raise_cap": 3,
-            "disconnect": "all_in_protection",
-        }
-    )
+    options = HandOptions.from_rules({"structure": "fixed_limit", "small_bet": 20, "raise_cap": 3})
     assert (options.small_blind, options.big_blind, options.small_bet, options.big_bet) == (
         10,
         20,

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from holdem.models import HandAction, HandRecord, Table, TableStatus
-from holdem.options import room_problems
+from holdem.table_options import room_problems
 from tests.holdem.conftest import play_out
 
 pytestmark = pytest.mark.django_db

@@ -7,6 +7,7 @@ from channels.db import database_sync_to_async
 from django.urls import reverse
 
 from holdem.models import Table
+from holdem.realtime.delta import decode
 from tests.holdem.test_admin import form_data, input_names
 from tests.realtime.conftest import open_socket
 
@@ -61,11 +62,17 @@ def test_rooms_made_changed_and_closed_in_the_admin_reach_lobby_and_table_socket
             )
             assert changed["room"]["stakes"] == "10/20"
         # A page open at that room sees its new rules at once too.
-        await inside.until(
+        changed = await inside.until(
             lambda f: f["type"] == "event" and f["event"]["kind"] == "options_changed"
         )
         assert inside.table["stakes"] == "10/20", inside.frames[-1]
         assert inside.table["options"]["min_buy_in"] == 300, inside.frames[-1]
+        # The rules dialog's words come with the options they follow from; the record of what
+        # was sent, rewritten by every event, does not keep them.
+        assert changed["changes"]["rules"] == inside.table["rules"]
+        assert any("300" in line["text"] for line in inside.table["rules"]), inside.table["rules"]
+        sent = decode((await database_sync_to_async(Table.objects.get)(pk=made.pk)).sent_view)
+        assert "rules" not in sent["table"] and sent["table"]["options"]["min_buy_in"] == 300
 
         response = await post(
             reverse("admin:holdem_table_changelist"),
