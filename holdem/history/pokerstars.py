@@ -3,7 +3,7 @@ the blinds, every action and deal, the showdown, the pots collected and the summ
 by tests/holdem/test_pokerstars_parse.py, a strict parser of the format.)"""
 
 from holdem import engine
-from holdem.history.replay import replay_record
+from holdem.history.stored_hand import replay_record
 from holdem.history.story import STRUCTURE_NAMES
 from holdem.models import HandRecord
 

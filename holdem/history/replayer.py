@@ -2,7 +2,7 @@
 table as it stood right after it, drawn like a table frame with only the cards the viewer saw."""
 
 from holdem import engine
-from holdem.history.replay import hand_moments
+from holdem.history.stored_hand import hand_moments
 from holdem.history.story import later_choices, line_street, moment_line
 from holdem.models import HandRecord
 

@@ -3,7 +3,7 @@ every blind, action, deal, show and pot, and the words and numbers the pages wri
 
 from django.utils import timezone
 
-from holdem.history.replay import Moment, hand_moments
+from holdem.history.stored_hand import Moment, hand_moments
 from holdem.models import HandRecord
 
 STRUCTURE_NAMES = {"no_limit": "No Limit", "pot_limit": "Pot Limit", "fixed_limit": "Limit"}

@@ -4,7 +4,7 @@ hand's log so far, the chat and whom the user muted; and the "previous hand" dia
 
 from django.utils import timezone
 
-from holdem.history.replay import hand_log
+from holdem.history.stored_hand import hand_log
 from holdem.models import Table, TableStatus
 from holdem.selectors.chat import chat_muted_ids, chat_recent
 from holdem.selectors.game_state import epoch_ms

@@ -4,7 +4,7 @@ import pytest
 
 from casino.accounts.models import LedgerEntry, LedgerKind
 from holdem.engine.cards import new_deck
-from holdem.history.replay import replay_record
+from holdem.history.stored_hand import replay_record
 from holdem.models import HandRecord, Seat
 from holdem.services import table_act, table_leave
 from tests.holdem.conftest import chips_everywhere, current

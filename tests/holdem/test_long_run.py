@@ -9,7 +9,7 @@ import random
 import pytest
 
 from holdem import engine
-from holdem.history.replay import replay_record
+from holdem.history.stored_hand import replay_record
 from holdem.models import HandRecord, Seat
 from holdem.services import table_act, table_sit
 from tests.holdem.conftest import chips_everywhere, current
