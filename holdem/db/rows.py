@@ -13,6 +13,7 @@ about half of PostgreSQL's CPU per action (docs/performance.md).
 """
 
 from functools import cache
+from typing import Literal, overload
 
 import psycopg
 from django.conf import settings
@@ -81,18 +82,31 @@ def _cursor():
 
 
 @cache
-def _table_lock_sql() -> str:
+def _table_lock_sql(skip_locked: bool = False) -> str:
     columns, _, _ = _reader(Table)
-    return f"SELECT {columns} FROM holdem_table WHERE holdem_table.id = %s{_for_update()}"
+    lock = _for_update()
+    if skip_locked and lock and connection.features.has_select_for_update_skip_locked:
+        lock += " SKIP LOCKED"
+    return f"SELECT {columns} FROM holdem_table WHERE holdem_table.id = %s{lock}"
 
 
-def table_locked(table_id: int) -> Table:
-    """`Table.objects.select_for_update().get(pk=table_id)`."""
+@overload
+def table_locked(table_id: int) -> Table: ...
+@overload
+def table_locked(table_id: int, *, skip_locked: Literal[False]) -> Table: ...
+@overload
+def table_locked(table_id: int, *, skip_locked: bool) -> Table | None: ...
+def table_locked(table_id: int, *, skip_locked: bool = False) -> Table | None:
+    """`Table.objects.select_for_update().get(pk=table_id)`; with `skip_locked`,
+    `select_for_update(skip_locked=True)`: None at once when another transaction holds the row's
+    lock (or the table is gone) instead of waiting for it."""
     _, names, converters = _reader(Table)
     with _cursor() as cursor:
-        cursor.execute(_table_lock_sql(), [table_id])
+        cursor.execute(_table_lock_sql(skip_locked), [table_id])
         row = cursor.fetchone()
     if row is None:
+        if skip_locked:
+            return None
         raise Table.DoesNotExist(f"no table {table_id}")
     return _build(Table, names, converters, row)
 

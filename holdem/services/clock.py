@@ -1,18 +1,26 @@
-"""The one function that fires every due deadline: countdown ends and turn timeouts.
+"""The one function that fires every due deadline, walking a registry of the kinds of deadline:
+a table's own (the next game's countdown, the turn, Show or Muck) and the sweeps (presence,
+the waiting list's seat holds).
 
 Idempotent: each table is re-checked under its lock, so a late, repeated or racing call is a
 no-op. Celery beat calls it every second; the embedded clock calls it in-process (style.md 7).
-Each run is recorded (`ClockBeat`): /healthz reports it, and a gap since the last run means the
-site was down, so turns that ran out meanwhile get a fresh clock instead of a timeout.
+A table locked by someone else right now is skipped, not waited for: the next second checks it
+again. Each run is recorded (`ClockBeat`): /healthz reports it, and a gap since the last run
+means the site was down, so turns that ran out meanwhile get a fresh clock instead of a timeout.
 """
 
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from functools import reduce
+from operator import or_
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from holdem.db.locks import table_lock
+from holdem.db.locks import table_lock, table_lock_unless_busy
 from holdem.models import DEADLINES_CLOCK, ClockBeat, Table
 from holdem.services.hand_act import hand_muck_undecided, hand_timeout, turn_renew
 from holdem.services.hand_start import hand_start
@@ -25,59 +33,134 @@ log = logging.getLogger(__name__)
 DOWNTIME_SECONDS = 5
 
 
-def deadlines_fire_due(now=None) -> dict[str, int]:
-    """Start the hands whose countdown ended, time out the turns that ran out, renew the turns
-    that ran out while the site was down, muck the hands whose time to show ran out, drop the
-    sockets of dead web processes, disconnect players whose grace period ran out, and pass on
-    the waiting-list offers whose time ran out."""
+def _always(table: Table) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class TableDeadline:
+    """A deadline held in a column of the table row. It is due when the column's time has come
+    and `applies` holds for the locked table; then `fire` runs under the table lock (and says
+    whether it did something, counted under `name`). The kinds are walked in registry order on
+    the table as the earlier ones left it; one whose `unless_due` kind was due this run waits."""
+
+    name: str
+    column: str
+    fire: Callable[[Table, datetime], bool]
+    applies: Callable[[Table], bool] = _always
+    unless_due: str | None = None
+
+    def due_filter(self, now: datetime) -> Q:
+        """The tables whose deadline of this kind may be due (looked at again under the lock)."""
+        return Q(**{f"{self.column}__lte": now})
+
+    def is_due(self, table: Table, now: datetime) -> bool:
+        when: datetime | None = getattr(table, self.column)
+        return when is not None and when <= now and self.applies(table)
+
+
+@dataclass(frozen=True)
+class Beat:
+    """This run of the clock: its time, and since when the clock was silent before it (None
+    unless the site was down)."""
+
+    now: datetime
+    silent_since: datetime | None
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A deadline kept in rows of its own, fired by one pass over them after the tables; returns
+    how many fired, counted under `name` (left out of the counts when zero if not
+    `counted_when_none`)."""
+
+    name: str
+    fire: Callable[[Beat], int]
+    counted_when_none: bool = True
+
+
+TABLE_DEADLINES: tuple[TableDeadline, ...] = (
+    # RULES.md 4: players who let their time to show or muck run out muck, first.
+    TableDeadline("mucked", "show_or_muck_deadline", hand_muck_undecided),
+    # RULES.md 5: a turn that ran out times out (or spends the time bank).
+    TableDeadline("timeouts", "turn_deadline", hand_timeout, applies=lambda t: t.in_hand),
+    # The countdown to the next game ended: deal, unless a turn was due (one step a run).
+    TableDeadline(
+        "hands_started",
+        "next_hand_at",
+        hand_start,
+        applies=lambda t: not t.in_hand,
+        unless_due="timeouts",
+    ),
+)
+
+SWEEPS: tuple[Sweep, ...] = (
+    # The sockets of web processes that stopped beating, then the players whose grace ran out.
+    Sweep("connections_dropped", lambda beat: connections_expire(beat.now)),
+    Sweep("disconnected", lambda beat: disconnections_due(beat.now)),
+    # Waiting-list seat holds that ran out pass to the next in line (named only when some did).
+    Sweep(
+        "offers_lapsed",
+        lambda beat: waiting_offers_fire_due(beat.now, silent_since=beat.silent_since),
+        counted_when_none=False,
+    ),
+)
+
+
+def deadlines_fire_due(now: datetime | None = None) -> dict[str, int]:
+    """Fire every deadline due at `now` (the current time if None): renew the turns that ran
+    out while the site was down, then each table's due deadlines of every kind in
+    `TABLE_DEADLINES`, then every sweep of `SWEEPS`. Returns how many of each kind fired."""
     now = now or timezone.now()
-    fired = {
-        "hands_started": 0,
-        "timeouts": 0,
-        "turns_renewed": 0,
-        "connections_dropped": 0,
-        "mucked": 0,
-        "disconnected": 0,
-    }
+    kinds, sweeps = TABLE_DEADLINES, SWEEPS
+    fired = {kind.name: 0 for kind in kinds}
+    fired["turns_renewed"] = 0
+    fired.update((sweep.name, 0) for sweep in sweeps if sweep.counted_when_none)
     last_run = clock_beat(now)
-    silent = last_run is not None and (now - last_run).total_seconds() > DOWNTIME_SECONDS
-    if silent:
-        fired["turns_renewed"] = turns_renew_after_downtime(since=last_run, now=now)
-    due = Table.objects.filter(
-        Q(next_hand_at__lte=now) | Q(turn_deadline__lte=now) | Q(show_or_muck_deadline__lte=now)
-    ).values_list("pk", flat=True)
-    for table_id in list(due):
+    silent_since = (
+        last_run
+        if last_run is not None and (now - last_run).total_seconds() > DOWNTIME_SECONDS
+        else None
+    )
+    if silent_since is not None:
+        fired["turns_renewed"] = turns_renew_after_downtime(since=silent_since, now=now)
+    due = [kind.due_filter(now) for kind in kinds]
+    tables = Table.objects.filter(reduce(or_, due)) if due else Table.objects.none()
+    for table_id in list(tables.values_list("pk", flat=True)):
         try:
             with transaction.atomic():
-                table = table_lock(table_id)
-                if table.show_or_muck_deadline is not None and table.show_or_muck_deadline <= now:
-                    fired["mucked"] += hand_muck_undecided(table, now)
-                if table.turn_deadline is not None and table.turn_deadline <= now and table.in_hand:
-                    fired["timeouts"] += hand_timeout(table, now)
-                elif (
-                    table.next_hand_at is not None
-                    and table.next_hand_at <= now
-                    and not table.in_hand
-                ):
-                    fired["hands_started"] += hand_start(table, now)
+                table = table_lock_unless_busy(table_id)
+                if table is None:
+                    continue  # busy (or gone): firing is idempotent, the next second retries
+                _table_deadlines_fire(table, kinds=kinds, now=now, fired=fired)
         except Exception:  # one broken table must not stop the clock for the others
             log.exception("deadline at table %s failed", table_id)
-    try:
-        fired["connections_dropped"] = connections_expire(now)
-        fired["disconnected"] = disconnections_due(now)
-    except Exception:
-        log.exception("presence sweep failed")
-    try:
-        # Waiting-list offers that ran out pass to the next in line (named only when some did).
-        passed_on = waiting_offers_fire_due(now, silent_since=last_run if silent else None)
-        if passed_on:
-            fired["offers_lapsed"] = passed_on
-    except Exception:
-        log.exception("waiting list sweep failed")
+    beat = Beat(now=now, silent_since=silent_since)
+    for sweep in sweeps:
+        try:
+            count = sweep.fire(beat)
+        except Exception:
+            log.exception("%s sweep failed", sweep.name)
+            continue
+        if count or sweep.counted_when_none:
+            fired[sweep.name] = count
     return fired
 
 
-def clock_beat(now):
+def _table_deadlines_fire(
+    table: Table, *, kinds: tuple[TableDeadline, ...], now: datetime, fired: dict[str, int]
+) -> None:
+    """Fire the kinds due at the locked `table`, in registry order, each judged on the table as
+    the kinds before it left it."""
+    was_due: set[str] = set()
+    for kind in kinds:
+        if kind.unless_due in was_due or not kind.is_due(table, now):
+            continue
+        was_due.add(kind.name)
+        fired[kind.name] += int(kind.fire(table, now))
+
+
+def clock_beat(now: datetime) -> datetime | None:
     """Record this run of the clock; returns when it last ran before (None the first time)."""
     with transaction.atomic():
         beat = ClockBeat.objects.select_for_update().filter(name=DEADLINES_CLOCK).first()
@@ -91,9 +174,11 @@ def clock_beat(now):
     return last_run
 
 
-def turns_renew_after_downtime(*, since, now) -> int:
+def turns_renew_after_downtime(*, since: datetime, now: datetime) -> int:
     """RULES.md 5: a turn is never cut short by downtime. A turn whose deadline passed while the
-    clock was silent (after `since`) starts a whole new turn clock now."""
+    clock was silent (after `since`) starts a whole new turn clock now. Each such table is
+    waited for, not skipped: a second later the clock is no longer silent, and the turn would
+    time out instead."""
     renewed = 0
     stranded = Table.objects.filter(turn_deadline__gt=since, turn_deadline__lte=now).values_list(
         "pk", flat=True

@@ -14,6 +14,7 @@ from holdem.db.locks import seats_lock
 from holdem.engine.view import result_view
 from holdem.models import Disconnect, TableStatus
 from holdem.services.countdown import countdown_after_hand
+from holdem.services.game_kinds import game_kind_of
 from holdem.services.notify import TableChange, notify_table, table_change_publish
 from holdem.services.seats import seat_leave, seat_release
 
@@ -109,9 +110,12 @@ def hand_finish(table, *, state, events, now) -> None:
     rows.save_fields(table, [*table_change_publish(table, ended), *saved])
     if common:
         return
+    kind = game_kind_of(table)
     for seat in leaving:
         if seat.number in busted:
-            seat_leave(table, seat, reason="Busted")
+            # What a bust means is the kind of game's (a cash game: the seat is freed).
+            if kind.bust(table=table, seat=seat, now=now):
+                seat_leave(table, seat, reason="Busted")
         else:
             # RULES.md 5: still disconnected when the game ends: removed, chips to the wallet.
             seat_leave(table, seat, reason=f"Disconnected: cash-out from {table.name}")

@@ -20,10 +20,10 @@ from holdem.services.blinds import (
     hand_entrants,
     hand_seats_dealt,
 )
+from holdem.services.game_kinds import game_kind_of
 from holdem.services.hand_act import hand_advance, hand_muck_undecided
 from holdem.services.notify import TableChange, notify_table
 from holdem.services.time_bank import BANK_FIELDS, bank_refill
-from holdem.table_options import hand_options
 
 
 def hand_deck() -> list[str]:
@@ -64,7 +64,10 @@ def hand_start(table, now) -> bool:
         )
         for s in players
     ]
-    options = hand_options(table, [s.stack for s in players])
+    # The blinds (and any ante) are the kind of game's: a cash game's are the room's options.
+    options = game_kind_of(table).hand_options(
+        table=table, stacks=[s.stack for s in players], now=now
+    )
     deck = hand_deck()
     state, events = engine.start_hand(options, seat_ins, button, deck)
 

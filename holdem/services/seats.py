@@ -6,26 +6,31 @@ Every function locks the table row first, then seats, then wallets (style.md 8).
 from django.db import transaction
 from django.utils import timezone
 
-from casino.accounts.models import LedgerKind
-from casino.accounts.services import wallet_adjust, wallet_lock
+from casino.accounts.services import wallet_lock
 from casino.errors import DomainError
 from holdem.db.locks import seats_lock, table_lock
 from holdem.models import Departure, Entry, Seat, Table, TableStatus
 from holdem.selectors.buy_in import buy_in_limits, top_up_room
 from holdem.selectors.game_state import game_running
 from holdem.services.countdown import countdown_start_if_ready
+from holdem.services.game_kinds import game_kind_of
 from holdem.services.notify import TableChange, notify_table
 from holdem.services.waiting import waiting_seat_claim, waiting_seat_freed
 
 
 def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
-    """Take an open seat with a buy-in moved from the wallet to the seat (RULES.md 2).
-    `seat` and `buy_in` are whole numbers (the socket checks the shape of what a client sends)."""
+    """Take an open seat with a buy-in brought to it (RULES.md 2; in a cash game from the
+    wallet: the table's kind of game says how). `seat` and `buy_in` are whole numbers (the socket
+    checks the shape of what a client sends)."""
     with transaction.atomic():
         table = table_lock(table_id)
         seats = seats_lock(table)
         if table.status != TableStatus.OPEN:
             raise DomainError("table_closed", "this room is closed")
+        kind = game_kind_of(table)
+        refusal = kind.entry_refusal(table=table, user=user)
+        if refusal is not None:
+            raise refusal
         if not 0 <= seat < table.seats:
             raise DomainError("bad_seat", f"this room has seats 0 to {table.seats - 1}")
         # The wallet lock (after table and seats: style.md 8) also serialises one user sitting
@@ -66,13 +71,7 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
             and (debt.missed_small_blind or debt.missed_big_blind)
         )
         try:
-            wallet_adjust(
-                user=user,
-                amount=-buy_in,
-                kind=LedgerKind.BUY_IN,
-                reason=f"Buy-in at {table.name}",
-                table_id=table.pk,
-            )
+            kind.chips_in(table=table, user=user, amount=buy_in, reason=f"Buy-in at {table.name}")
         except DomainError as error:
             raise DomainError(error.code, error.message) from error
         row = Seat.objects.create(
@@ -124,6 +123,10 @@ def table_top_up(*, table_id: int, user, amount: int) -> int:
             raise DomainError("not_seated", "you do not sit at this table")
         if seat.in_hand:
             raise DomainError("in_hand", "you are dealt in; top up when this game ends")
+        kind = game_kind_of(table)
+        refusal = kind.top_up_refusal(table=table, seat=seat)
+        if refusal is not None:
+            raise refusal
         wallet = wallet_lock(user_ids=[user.pk])[user.pk]
         room = top_up_room(table, seat, wallet.balance)
         if amount < 1:
@@ -136,13 +139,7 @@ def table_top_up(*, table_id: int, user, amount: int) -> int:
                 else "you cannot add chips now: your stack is at the room's maximum, or your "
                 "wallet is empty",
             )
-        wallet_adjust(
-            user=user,
-            amount=-amount,
-            kind=LedgerKind.BUY_IN,
-            reason=f"Top-up at {table.name}",
-            table_id=table.pk,
-        )
+        kind.chips_in(table=table, user=user, amount=amount, reason=f"Top-up at {table.name}")
         seat.stack += amount
         seat.save(update_fields=["stack"])
         notify_table(
@@ -166,6 +163,9 @@ def table_leave(*, table_id: int, user) -> int:
             raise DomainError(
                 "in_hand", "you are dealt in; you can leave when this game ends (or fold and wait)"
             )
+        refusal = game_kind_of(table).leave_refusal(table=table, seat=seat)
+        if refusal is not None:
+            raise refusal
         return seat_leave(table, seat, reason=f"Cash-out from {table.name}")
 
 
@@ -180,8 +180,9 @@ def seat_leave(table, seat: Seat, *, reason: str) -> int:
 
 
 def seat_release(table, seat: Seat, *, reason: str) -> int:
-    """Give the seat up, its chips back to the wallet; the caller holds the table lock. What the
-    player held and owed is remembered for 30 minutes (RULES.md 2)."""
+    """Give the seat up, its chips going where the table's kind of game sends them (a cash
+    game: back to the wallet); the caller holds the table lock. What the player held and owed is
+    remembered for 30 minutes (RULES.md 2)."""
     returned = seat.stack
     Departure.objects.update_or_create(
         user_id=seat.user_id,
@@ -194,14 +195,7 @@ def seat_release(table, seat: Seat, *, reason: str) -> int:
             "time_bank_ms": seat.time_bank_ms,
         },
     )
-    if returned > 0:
-        wallet_adjust(
-            user=seat.user,
-            amount=returned,
-            kind=LedgerKind.CASH_OUT,
-            reason=reason,
-            table_id=table.pk,
-        )
+    game_kind_of(table).chips_out(table=table, seat=seat, reason=reason)
     seat.delete()
     waiting_seat_freed(table, seat.number)  # offered to the first on the waiting list
     return returned
@@ -306,5 +300,8 @@ def table_switch(*, user, to_table_id: int) -> int:
                 "in_hand",
                 f"you are dealt in at {table.name}; you can switch rooms when that game ends",
             )
+        refusal = game_kind_of(table).leave_refusal(table=table, seat=seat)
+        if refusal is not None:
+            raise refusal
         seat_leave(table, seat, reason=f"Switched rooms: cash-out from {table.name}")
     return to_table_id
