@@ -97,17 +97,15 @@ def test_a_timeout_racing_the_players_own_action_lets_exactly_one_win_200_times(
             lambda: deadlines_fire_due(),
         )
         acted = outcomes[0][0] == "ok"
-        timed_out = outcomes[1] == (
-            "ok",
-            {
-                "hands_started": 0,
-                "timeouts": 1,
-                "turns_renewed": 0,
-                "connections_dropped": 0,
-                "mucked": 0,
-                "disconnected": 0,
-            },
-        )
+        assert outcomes[1][0] == "ok", outcomes
+        fired = outcomes[1][1]
+        assert fired["hands_started"] == fired["mucked"] == fired["turns_renewed"] == 0, outcomes
+        timed_out = fired["timeouts"] == 1
+        if not acted and not timed_out:
+            # The sweep found the table held by the action and skipped it; the action was then
+            # refused (the turn had run out): the next second's sweep times the turn out.
+            assert outcomes[0] == ("refused", "turn_expired"), outcomes
+            timed_out = deadlines_fire_due()["timeouts"] == 1
         assert acted != timed_out, outcomes  # exactly one of them took the turn
         assert HandAction.objects.filter(hand=hand).count() == before + 1
         # Half these turns time out: RULES.md 2 would sit a player out after two in a row, and
