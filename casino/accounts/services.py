@@ -28,7 +28,7 @@ def wallet_lock(*, user_ids) -> dict[int, Wallet]:
 
 
 def _wallets_locked(ids) -> dict[int, Wallet]:
-    wallets = Wallet.objects.select_for_update().filter(user_id__in=ids).order_by("pk")
+    wallets = Wallet.objects.select_for_update(no_key=True).filter(user_id__in=ids).order_by("pk")
     return {wallet.user_id: wallet for wallet in wallets}
 
 
