@@ -44,7 +44,7 @@ def waiting_lines_of(user: User, now: datetime | None = None) -> list[dict[str, 
 
 def waiting_frame(
     table: Table,
-    entry: WaitingEntry,
+    entry: WaitingEntry | None,
     *,
     place: int | None,
     size: int,
@@ -53,7 +53,7 @@ def waiting_frame(
 ) -> dict[str, Any]:
     """One player's standing in one room's line: `place` None once they left it (`reason`)."""
     offer = None
-    if place is not None and entry.offered_seat is not None:
+    if place is not None and entry is not None and entry.offered_seat is not None:
         offer = {
             "seat": entry.offered_seat,
             "expires_at": epoch_ms(entry.offer_expires_at),
