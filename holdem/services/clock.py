@@ -7,6 +7,7 @@ site was down, so turns that ran out meanwhile get a fresh clock instead of a ti
 """
 
 import logging
+from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Q
@@ -25,7 +26,7 @@ log = logging.getLogger(__name__)
 DOWNTIME_SECONDS = 5
 
 
-def deadlines_fire_due(now=None) -> dict[str, int]:
+def deadlines_fire_due(now: datetime | None = None) -> dict[str, int]:
     """Start the hands whose countdown ended, time out the turns that ran out, renew the turns
     that ran out while the site was down, muck the hands whose time to show ran out, drop the
     sockets of dead web processes, disconnect players whose grace period ran out, and pass on
@@ -41,7 +42,7 @@ def deadlines_fire_due(now=None) -> dict[str, int]:
     }
     last_run = clock_beat(now)
     silent = last_run is not None and (now - last_run).total_seconds() > DOWNTIME_SECONDS
-    if silent:
+    if silent and last_run is not None:
         fired["turns_renewed"] = turns_renew_after_downtime(since=last_run, now=now)
     due = Table.objects.filter(
         Q(next_hand_at__lte=now) | Q(turn_deadline__lte=now) | Q(show_or_muck_deadline__lte=now)
@@ -77,7 +78,7 @@ def deadlines_fire_due(now=None) -> dict[str, int]:
     return fired
 
 
-def clock_beat(now):
+def clock_beat(now: datetime) -> datetime | None:
     """Record this run of the clock; returns when it last ran before (None the first time)."""
     with transaction.atomic():
         beat = ClockBeat.objects.select_for_update().filter(name=DEADLINES_CLOCK).first()
@@ -91,7 +92,7 @@ def clock_beat(now):
     return last_run
 
 
-def turns_renew_after_downtime(*, since, now) -> int:
+def turns_renew_after_downtime(*, since: datetime, now: datetime) -> int:
     """RULES.md 5: a turn is never cut short by downtime. A turn whose deadline passed while the
     clock was silent (after `since`) starts a whole new turn clock now."""
     renewed = 0
