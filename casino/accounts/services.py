@@ -1,6 +1,7 @@
 """Every change of a chip balance goes through wallet_adjust: lock the wallet, write the ledger."""
 
 import uuid
+from collections.abc import Iterable
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -16,7 +17,7 @@ from casino.errors import DomainError
 wallet_changed = Signal()
 
 
-def wallet_lock(*, user_ids) -> dict[int, Wallet]:
+def wallet_lock(*, user_ids: Iterable[int]) -> dict[int, Wallet]:
     """Lock wallets in primary-key order (style.md 8: one lock order), creating missing ones."""
     ids = sorted(set(user_ids))
     wallets = _wallets_locked(ids)
@@ -27,8 +28,8 @@ def wallet_lock(*, user_ids) -> dict[int, Wallet]:
     return wallets
 
 
-def _wallets_locked(ids) -> dict[int, Wallet]:
-    wallets = Wallet.objects.select_for_update().filter(user_id__in=ids).order_by("pk")
+def _wallets_locked(ids: list[int]) -> dict[int, Wallet]:
+    wallets = Wallet.objects.select_for_update(no_key=True).filter(user_id__in=ids).order_by("pk")
     return {wallet.user_id: wallet for wallet in wallets}
 
 

@@ -12,23 +12,30 @@ parameters on the client, so the server parsed and planned every one of them aga
 about half of PostgreSQL's CPU per action (docs/performance.md).
 """
 
+from collections.abc import Callable, Iterable
 from functools import cache
-from typing import Literal, overload
+from typing import Any, Literal, cast, overload
 
 import psycopg
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import Model
+from django.db.backends.utils import CursorWrapper
+from django.db.models import Field, Model
+from django.db.models.expressions import Col
 
 from holdem.models import Seat, Table
 
 # The user columns the table needs (the seat's player); the others load on first use.
 USER_FIELDS = ("id", "username", "card_back", "auto_muck")
 
+# A column and the database converters its values go through on the way in.
+type Converters = tuple[tuple[Col, tuple[Callable[..., Any], ...]], ...]
+type Reader = tuple[str, tuple[str, ...], Converters]
+
 
 @cache
-def _reader(model: type[Model], names: tuple[str, ...] | None = None):
+def _reader(model: type[Model], names: tuple[str, ...] | None = None) -> Reader:
     """The (select list, field names, per-column converters) of `model`'s concrete fields."""
     opts = model._meta
     fields = [f for f in opts.concrete_fields if names is None or f.name in names]
@@ -42,7 +49,9 @@ def _reader(model: type[Model], names: tuple[str, ...] | None = None):
     return columns, tuple(f.attname for f in fields), tuple(converters)
 
 
-def _build(model: type[Model], names, converters, values):
+def _build[M: Model](
+    model: type[M], names: tuple[str, ...], converters: Converters, values: Iterable[Any]
+) -> M:
     converted = []
     for value, (col, found) in zip(values, converters):
         for convert in found:
@@ -51,22 +60,29 @@ def _build(model: type[Model], names, converters, values):
     return model.from_db(connection.alias, names, converted)
 
 
-def _for_update() -> str:
+def _for_update(*, no_key: bool) -> str:
     """Row locks where the database has them (PostgreSQL; SQLite, the embedded default, locks
-    the whole database for a write transaction and has no FOR UPDATE, as the ORM knows)."""
-    return " FOR UPDATE" if connection.features.has_select_for_update else ""
+    the whole database for a write transaction and has no FOR UPDATE, as the ORM knows).
+
+    `no_key`: FOR NO KEY UPDATE, for rows whose key the transaction leaves alone (no delete, no
+    change of a primary or unique key): it still excludes every other writer and locker, but not
+    the FOR KEY SHARE a foreign key check takes, so rows referencing the locked one (a hand's
+    actions, a chat line, a connection) go in without waiting for the lock."""
+    if not connection.features.has_select_for_update:
+        return ""
+    return " FOR NO KEY UPDATE" if no_key else " FOR UPDATE"
 
 
 class PreparingCursor(psycopg.Cursor):
     """psycopg's server-binding cursor, keeping the statement it ran where Django's query log
     reads it (`last_executed_query`: the text with $n placeholders)."""
 
-    def _convert_query(self, query, params=None):
+    def _convert_query(self, query: Any, params: Any = None) -> Any:
         self._query = converted = super()._convert_query(query, params)
         return converted
 
 
-def _cursor():
+def _cursor() -> CursorWrapper:
     """A cursor for the statements below. On PostgreSQL a server-binding psycopg cursor whose
     statements the connection prepares the first time it sees them (the ORM's own cursors bind on
     the client and never prepare), wrapped like any Django cursor: errors are Django's, and the
@@ -78,13 +94,13 @@ def _cursor():
     if raw.prepare_threshold is None:
         raw.prepare_threshold = 0  # only server-binding cursors prepare: these
     with connection.wrap_database_errors:
-        return connection._prepare_cursor(PreparingCursor(raw))
+        return cast(CursorWrapper, connection._prepare_cursor(PreparingCursor(raw)))  # type: ignore[attr-defined]
 
 
 @cache
 def _table_lock_sql(skip_locked: bool = False) -> str:
     columns, _, _ = _reader(Table)
-    lock = _for_update()
+    lock = _for_update(no_key=True)  # a table row is never deleted nor re-keyed under its lock
     if skip_locked and lock and connection.features.has_select_for_update_skip_locked:
         lock += " SKIP LOCKED"
     return f"SELECT {columns} FROM holdem_table WHERE holdem_table.id = %s{lock}"
@@ -97,9 +113,9 @@ def table_locked(table_id: int, *, skip_locked: Literal[False]) -> Table: ...
 @overload
 def table_locked(table_id: int, *, skip_locked: bool) -> Table | None: ...
 def table_locked(table_id: int, *, skip_locked: bool = False) -> Table | None:
-    """`Table.objects.select_for_update().get(pk=table_id)`; with `skip_locked`,
-    `select_for_update(skip_locked=True)`: None at once when another transaction holds the row's
-    lock (or the table is gone) instead of waiting for it."""
+    """`Table.objects.select_for_update(no_key=True).get(pk=table_id)`; with `skip_locked`,
+    `select_for_update(no_key=True, skip_locked=True)`: None at once when another transaction
+    holds the row's lock (or the table is gone) instead of waiting for it."""
     _, names, converters = _reader(Table)
     with _cursor() as cursor:
         cursor.execute(_table_lock_sql(skip_locked), [table_id])
@@ -117,17 +133,22 @@ def _seats_sql(lock: bool) -> str:
     seat_columns, _, _ = _reader(Seat)
     user_columns, _, _ = _reader(user, USER_FIELDS)
     users = connection.ops.quote_name(user._meta.db_table)
+    locks = ""
+    if lock and connection.features.has_select_for_update:
+        # A seat may be deleted under this lock (a bust, a player leaving): FOR UPDATE, taken at
+        # once rather than upgraded at the DELETE. A user row only has columns changed.
+        locks = f"{_for_update(no_key=False)} OF holdem_seat{_for_update(no_key=True)} OF {users}"
     return (
         f"SELECT {seat_columns}, {user_columns} FROM holdem_seat"
         f" INNER JOIN {users} ON {users}.id = holdem_seat.user_id"
-        " WHERE holdem_seat.table_id = %s ORDER BY holdem_seat.id" + (_for_update() if lock else "")
+        " WHERE holdem_seat.table_id = %s ORDER BY holdem_seat.id" + locks
     )
 
 
 def seats_with_users(table_id: int, lock: bool = False) -> list[Seat]:
     """The table's seats in primary-key order, each with its user, as
-    `Seat.objects.filter(table=...).select_related("user").order_by("pk")` (with
-    `select_for_update()` if `lock`: the seat and user rows, as that locks them)."""
+    `Seat.objects.filter(table=...).select_related("user").order_by("pk")` (and if `lock`, the
+    seat rows locked FOR UPDATE and the user rows FOR NO KEY UPDATE)."""
     user_model = get_user_model()
     _, seat_names, seat_converters = _reader(Seat)
     _, user_names, user_converters = _reader(user_model, USER_FIELDS)
@@ -144,17 +165,25 @@ def seats_with_users(table_id: int, lock: bool = False) -> list[Seat]:
     return seats
 
 
+type Fields = tuple[Field[Any, Any], ...]
+
+
+def _fields(model: type[Model], names: tuple[str, ...]) -> Fields:
+    """The concrete fields `names` of `model` (what `update_fields` may name)."""
+    return tuple(cast("Field[Any, Any]", model._meta.get_field(name)) for name in names)
+
+
 @cache
-def _update_sql(model: type[Model], names: tuple[str, ...]):
+def _update_sql(model: type[Model], names: tuple[str, ...]) -> tuple[str, Fields]:
     opts = model._meta
-    fields = tuple(opts.get_field(name) for name in names)
+    fields = _fields(model, names)
     quote = connection.ops.quote_name
     assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
     sql = f"UPDATE {quote(opts.db_table)} SET {assignments} WHERE {quote(opts.pk.column)} = %s"
     return sql, fields
 
 
-def save_fields(instance: Model, names) -> None:
+def save_fields(instance: Model, names: Iterable[str]) -> None:
     """`instance.save(update_fields=names)` for a row that exists (no signals: the models written
     here have none)."""
     sql, fields = _update_sql(type(instance), tuple(names))
@@ -165,14 +194,16 @@ def save_fields(instance: Model, names) -> None:
 
 
 @cache
-def _update_many_sql(model: type[Model], names: tuple[str, ...], count: int):
+def _update_many_sql(model: type[Model], names: tuple[str, ...], count: int) -> tuple[str, Fields]:
     opts = model._meta
-    fields = tuple(opts.get_field(name) for name in names)
+    fields = _fields(model, names)
     quote = connection.ops.quote_name
     table, pk = quote(opts.db_table), opts.pk
     columns = (pk, *fields)
     # Typed placeholders: a VALUES list takes the type of its first row, and a NULL there has none.
-    row = "(" + ", ".join(f"CAST(%s AS {f.cast_db_type(connection)})" for f in columns) + ")"
+    # (`Field.cast_db_type` is Django's, missing from its stubs.)
+    casts = [f.cast_db_type(connection) for f in columns]  # type: ignore[attr-defined]
+    row = "(" + ", ".join(f"CAST(%s AS {db_type})" for db_type in casts) + ")"
     assignments = ", ".join(f"{quote(f.column)} = v.{quote(f.column)}" for f in fields)
     sql = (
         f"UPDATE {table} SET {assignments} FROM (VALUES {', '.join([row] * count)})"
@@ -182,17 +213,17 @@ def _update_many_sql(model: type[Model], names: tuple[str, ...], count: int):
     return sql, fields
 
 
-def save_many(instances, names) -> None:
+def save_many(instances: Iterable[Model], names: Iterable[str]) -> None:
     """`save_fields(instance, names)` for each of `instances` (rows of one model that exist, and
     that the caller has locked), in one statement on PostgreSQL."""
-    instances = list(instances)
-    if len(instances) < 2 or connection.vendor != "postgresql":
-        for instance in instances:
+    rows = list(instances)
+    if len(rows) < 2 or connection.vendor != "postgresql":
+        for instance in rows:
             save_fields(instance, names)
         return
-    sql, fields = _update_many_sql(type(instances[0]), tuple(names), len(instances))
-    params = []
-    for instance in instances:
+    sql, fields = _update_many_sql(type(rows[0]), tuple(names), len(rows))
+    params: list[Any] = []
+    for instance in rows:
         params.append(instance.pk)
         params.extend(f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields)
     with _cursor() as cursor:
@@ -200,7 +231,7 @@ def save_many(instances, names) -> None:
 
 
 @cache
-def _insert_sql(model: type[Model]):
+def _insert_sql(model: type[Model]) -> tuple[str, Fields]:
     opts = model._meta
     fields = tuple(f for f in opts.concrete_fields if not f.primary_key)
     quote = connection.ops.quote_name
@@ -211,7 +242,7 @@ def _insert_sql(model: type[Model]):
     return sql, fields
 
 
-def insert(instance: Model) -> Model:
+def insert[M: Model](instance: M) -> M:
     """`instance.save()` for a new row (`Model.objects.create`), without signals."""
     sql, fields = _insert_sql(type(instance))
     params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
@@ -223,7 +254,7 @@ def insert(instance: Model) -> Model:
     return instance
 
 
-def table_seqs(table_ids) -> dict[int, int]:
+def table_seqs(table_ids: Iterable[int]) -> dict[int, int]:
     """`dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "seq"))`. On PostgreSQL one
     prepared statement whatever the number of tables (the ids are one array parameter; the ORM
     writes a placeholder per id, so each beat's statement was new text, parsed by psycopg and by

@@ -7,28 +7,29 @@ number of seats is the same, only the seat entries that changed travel, as `seat
 """
 
 import hashlib
+from typing import Any
 
 import orjson
 
 _ENCODE = orjson.OPT_NON_STR_KEYS
 
 
-def encode(payload) -> str:
+def encode(payload: Any) -> str:
     """The one JSON encoding of everything the table sends (int keys become strings)."""
     return orjson.dumps(payload, option=_ENCODE).decode()
 
 
-def decode(text: str):
+def decode(text: str) -> Any:
     return orjson.loads(text)
 
 
-def plain(payload):
+def plain(payload: Any) -> Any:
     """`payload` as it reads back from JSON (tuples become lists, keys strings): what a client
     holds, so that two views compare equal exactly when their JSON does."""
     return orjson.loads(orjson.dumps(payload, option=_ENCODE))
 
 
-def digest(payload, key: bytes) -> str:
+def digest(payload: Any, key: bytes) -> str:
     """A short keyed fingerprint of a JSON payload (the private part a player was last sent).
     Keyed, so that nobody who reads the stored fingerprint can try the 1,326 possible hole card
     pairs against it."""

@@ -15,7 +15,7 @@ from django.db.models import Min
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from casino.accounts.models import LedgerEntry, LedgerKind
+from casino.accounts.models import LedgerEntry, LedgerKind, User
 from casino.errors import DomainError
 from holdem.models import Blinds, Departure, Seat, Table, TableStatus
 
@@ -31,7 +31,7 @@ class BuyInLimits:
     departure: Departure | None
 
 
-def buy_in_limits(table, user, now=None) -> BuyInLimits:
+def buy_in_limits(table: Table, user: User, now: datetime | None = None) -> BuyInLimits:
     """RULES.md 2: the room's buy-in range, except that a player who left this table with chips
     less than 30 minutes ago comes back with at least that many (no hit-and-run "ratholing")."""
     now = now or timezone.now()
@@ -52,7 +52,7 @@ def buy_in_limits(table, user, now=None) -> BuyInLimits:
     return BuyInLimits(minimum, maximum, reason, departure)
 
 
-def top_up_limit(table, seat) -> int | None:
+def top_up_limit(table: Table, seat: Seat) -> int | None:
     """How many chips the room lets this seat add now (its wallet aside): 0 while dealt in or at
     the room's maximum; None when the room has no maximum (up to the wallet)."""
     if seat.in_hand:
@@ -62,7 +62,7 @@ def top_up_limit(table, seat) -> int | None:
     return max(0, table.max_buy_in - seat.stack)
 
 
-def top_up_room(table, seat, balance: int) -> int:
+def top_up_room(table: Table, seat: Seat, balance: int) -> int:
     """How many chips this seat may add now with a wallet of `balance`."""
     limit = top_up_limit(table, seat)
     return balance if limit is None else min(limit, balance)
@@ -79,12 +79,12 @@ def smallest_buy_in() -> int | None:
     fixed-stake rooms (a room asking less than a big blind still needs one); with none open, that
     of the dynamic-blind rooms, at least their 2-chip big blind. None when no room is open."""
     open_rooms = Table.objects.filter(status=TableStatus.OPEN)
-    fixed = open_rooms.filter(blinds=Blinds.FIXED).aggregate(
+    fixed: int | None = open_rooms.filter(blinds=Blinds.FIXED).aggregate(
         m=Min(Greatest("min_buy_in", "big_blind"))
     )["m"]
     if fixed is not None:
         return max(fixed, 1)
-    dynamic = open_rooms.aggregate(m=Min("min_buy_in"))["m"]
+    dynamic: int | None = open_rooms.aggregate(m=Min("min_buy_in"))["m"]
     return None if dynamic is None else max(dynamic, DYNAMIC_FLOOR)
 
 
@@ -103,7 +103,7 @@ class RefillOffer:
         return self.refusal is None
 
 
-def refill_offer(*, user, balance: int, now: datetime) -> RefillOffer:
+def refill_offer(*, user: User, balance: int, now: datetime) -> RefillOffer:
     """The one answer to "may this player have free chips now?": the lobby and the profile ask it
     to decide whether to offer them, wallet_refill asks it again under the wallet lock."""
     top = settings.CASINO_STARTING_CHIPS

@@ -2,13 +2,16 @@
 brings, and the players a user has muted.
 """
 
-from holdem.models import ChatLine, ChatMute
+from typing import Any
+
+from casino.accounts.models import User
+from holdem.models import ChatLine, ChatMute, Table
 from holdem.selectors.game_state import epoch_ms
 
 CHAT_IN_SNAPSHOT = 50
 
 
-def chat_line_view(line, username: str) -> dict:
+def chat_line_view(line: ChatLine, username: str) -> dict[str, Any]:
     return {
         "id": line.pk,
         "user_id": line.user_id,
@@ -18,12 +21,12 @@ def chat_line_view(line, username: str) -> dict:
     }
 
 
-def chat_recent(table) -> list[dict]:
+def chat_recent(table: Table) -> list[dict[str, Any]]:
     """The table's last chat lines, oldest first."""
     lines = list(ChatLine.objects.filter(table=table).select_related("user")[:CHAT_IN_SNAPSHOT])
     return [chat_line_view(line, line.user.username) for line in reversed(lines)]
 
 
-def chat_muted_ids(user) -> list[int]:
+def chat_muted_ids(user: User) -> list[int]:
     """The players whose lines this user chose not to read."""
     return sorted(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True))

@@ -2,22 +2,28 @@
 the cards seen at its showdown, the state it ended in, and a player's hands.
 """
 
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import QuerySet
+
+from casino.accounts.models import User
 from holdem import engine
 from holdem.history.story import hand_story
 from holdem.models import HandRecord
 
 
-def final_state(record: HandRecord):
+def final_state(record: HandRecord) -> engine.HandState:
     """The engine state a hand ended in, read once per record object however many private parts
     are built from it (a hand's end builds one per seat, for each of its events)."""
-    kept = getattr(record, "_final_read", None)
+    kept: tuple[Any, engine.HandState] | None = getattr(record, "_final_read", None)
     if kept is None or kept[0] is not record.final_state:
         kept = (record.final_state, engine.state_from_json(record.final_state))
-        record._final_read = kept
+        record._final_read = kept  # type: ignore[attr-defined]
     return kept[1]
 
 
-def showdown_hands(final) -> tuple[dict, list]:
+def showdown_hands(final: engine.HandState) -> tuple[dict[str, list[str]], list[int]]:
     """RULES.md 4 [002]: "you are entitled to see any cards that were active at the showdown even
     if they were not shown": once a hand is over, the hole cards of every player still in at its
     showdown, mucked or not (seat -> cards), and which were mucked. Folded hands stay hidden, an
@@ -33,10 +39,11 @@ def showdown_hands(final) -> tuple[dict, list]:
     return hands, sorted(result.mucked)
 
 
-def hand_summary_for(record: HandRecord, user) -> dict:
+def hand_summary_for(record: HandRecord, user: User | AnonymousUser) -> dict[str, Any]:
     played = next((p for p in record.players if p["user_id"] == getattr(user, "pk", None)), None)
     own = None
-    showdown, mucked = {}, []
+    showdown: dict[str, list[str]] = {}
+    mucked: list[int] = []
     if record.final_state and record.ended_at is not None:
         final = engine.state_from_json(record.final_state)
         showdown, mucked = showdown_hands(final)
@@ -74,7 +81,7 @@ def hand_summary_for(record: HandRecord, user) -> dict:
     }
 
 
-def hand_before(record: HandRecord, user) -> int | None:
+def hand_before(record: HandRecord, user: User) -> int | None:
     """On a history page, "previous hand" is the hand played at that table before this one (the
     latest earlier one the viewer may open: theirs, or any for staff)."""
     earlier = HandRecord.objects.filter(
@@ -85,7 +92,7 @@ def hand_before(record: HandRecord, user) -> int | None:
     return earlier.order_by("-number").values_list("pk", flat=True).first()
 
 
-def hands_of(user, limit=50):
+def hands_of(user: User, limit: int = 50) -> QuerySet[HandRecord]:
     """The player's recent finished hands, newest first."""
     return (
         HandRecord.objects.filter(ended_at__isnull=False, participants__user=user)

@@ -2,30 +2,38 @@
 and when the deadline clock last ran. holdem/services/presence.py keeps the connection rows.
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from holdem.models import DEADLINES_CLOCK, PROCESS_EXPIRY_SECONDS, ClockBeat, Connection, Seat
+from holdem.models import (
+    DEADLINES_CLOCK,
+    PROCESS_EXPIRY_SECONDS,
+    ClockBeat,
+    Connection,
+    Seat,
+    Table,
+)
 
 
-def live_cutoff(now=None):
+def live_cutoff(now: datetime | None = None) -> datetime:
     """A web process that has not beaten since this moment is taken for dead."""
     return (now or timezone.now()) - timedelta(seconds=PROCESS_EXPIRY_SECONDS)
 
 
-def live_connections():
+def live_connections() -> QuerySet[Connection]:
     """Connections whose web process is alive."""
     return Connection.objects.filter(process__seen_at__gte=live_cutoff())
 
 
-def spectator_count(table) -> int:
+def spectator_count(table: Table) -> int:
     """Users with a live socket at the table who sit at none of its seats."""
     seated = Seat.objects.filter(table=table).values("user_id")
     watching = live_connections().filter(table=table).exclude(user_id__in=seated)
     return watching.values("user_id").distinct().count()
 
 
-def clock_last_run():
+def clock_last_run() -> datetime | None:
     """When the deadline sweeper last ran (None before its first run)."""
     return ClockBeat.objects.filter(name=DEADLINES_CLOCK).values_list("ran_at", flat=True).first()

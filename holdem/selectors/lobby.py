@@ -2,7 +2,9 @@
 (the last hour's hands, average pot and players per flop, the waiting lists) in three queries.
 """
 
-from datetime import timedelta
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.db.models import BigIntegerField, Count, Exists, OuterRef, Q, Sum, Value
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
@@ -10,11 +12,19 @@ from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
 from holdem.engine.names import Action, Street
-from holdem.models import HandAction, HandParticipant, HandRecord, Table, TableStatus, WaitingEntry
+from holdem.models import (
+    HandAction,
+    HandParticipant,
+    HandRecord,
+    Seat,
+    Table,
+    TableStatus,
+    WaitingEntry,
+)
 from holdem.selectors.game_state import stakes_label
 
 
-def room_summary(table, seats=None) -> dict:
+def room_summary(table: Table, seats: Sequence[Seat] | None = None) -> dict[str, Any]:
     """The room as the lobby lists it. `seats`: the table's seats with their users, if the caller
     has them."""
     if seats is None:
@@ -38,7 +48,7 @@ def room_summary(table, seats=None) -> dict:
     }
 
 
-def rooms_for_lobby() -> list[dict]:
+def rooms_for_lobby() -> list[dict[str, Any]]:
     return [
         room_summary(t) for t in Table.objects.exclude(status=TableStatus.CLOSED).order_by("id")
     ]
@@ -48,7 +58,7 @@ WINDOW = timedelta(hours=1)
 # A hand has at most one pot per player (a main pot and side pots), and a room at most 10 seats.
 MAX_POTS = 10
 # A room without hands in the last hour and nobody waiting.
-NO_FIGURES = {
+NO_FIGURES: dict[str, Any] = {
     "hands_per_hour": 0,
     "average_pot": None,
     "players_per_flop": None,
@@ -57,7 +67,7 @@ NO_FIGURES = {
 }
 
 
-def _pot_total():
+def _pot_total() -> Any:
     """A finished hand's pots added up in SQL (`pots` is a JSON list of {"amount": ...}), rake
     included: the chips the players put in. Missing entries count 0."""
     amounts = [
@@ -67,22 +77,22 @@ def _pot_total():
         )
         for index in range(MAX_POTS)
     ]
-    total = amounts[0]
+    total: Any = amounts[0]
     for amount in amounts[1:]:
         total = total + amount
     return total
 
 
-def room_figures(now=None) -> dict[int, dict]:
+def room_figures(now: datetime | None = None) -> dict[int, dict[str, Any]]:
     """Room id -> {"hands_per_hour", "average_pot", "players_per_flop", "waiting", "reserved"}
     for the rooms with any. `players_per_flop` is the percent of the players dealt in who saw
     the flop (None without hands): a hand that ended before the flop showed it to no one; one
     that reached it (its board is not empty) showed it to everyone who did not fold before it."""
     now = now or timezone.now()
     since = now - WINDOW
-    figures: dict[int, dict] = {}
+    figures: dict[int, dict[str, Any]] = {}
 
-    def room(table_id: int) -> dict:
+    def room(table_id: int) -> dict[str, Any]:
         return figures.setdefault(table_id, dict(NO_FIGURES))
 
     hands = (
@@ -123,7 +133,9 @@ def room_figures(now=None) -> dict[int, dict]:
     return figures
 
 
-def rooms_with_figures(rooms: list[dict], now=None) -> list[dict]:
+def rooms_with_figures(
+    rooms: list[dict[str, Any]], now: datetime | None = None
+) -> list[dict[str, Any]]:
     """The lobby's rooms (rooms_for_lobby) with each one's figures added."""
     figures = room_figures(now)
     return [{**room, **figures.get(room["id"], NO_FIGURES)} for room in rooms]

@@ -6,16 +6,18 @@ watches or has just lost their seat (`unseated_part`). `viewer_part` finds which
 gets. Hole cards come only from the engine's own view for that seat (style.md 5).
 """
 
-from casino.accounts.models import CardBack
+from typing import Any
+
+from casino.accounts.models import CardBack, User
 from casino.accounts.selectors import wallet_balance
 from holdem import engine, preactions
-from holdem.models import Seat
+from holdem.models import Seat, Table
 from holdem.selectors.buy_in import buy_in_limits, top_up_limit
 from holdem.selectors.game_state import current_state, muck_choice
 from holdem.selectors.hand_history import final_state
 
 
-def viewer_part(table, user) -> dict:
+def viewer_part(table: Table, user: User) -> dict[str, Any]:
     """The private part of whoever asks (a snapshot): the seated player's if `user` sits at this
     table, else the watcher's, with where they sit if they sit elsewhere. The wallet is read."""
     seat = Seat.objects.filter(table=table, user=user).first()
@@ -27,7 +29,9 @@ def viewer_part(table, user) -> dict:
     return seated_part(table, seat, balance=wallet_balance(user=user))
 
 
-def seated_part(table, seat, *, balance: int | None, state=None) -> dict:
+def seated_part(
+    table: Table, seat: Seat, *, balance: int | None, state: engine.HandState | None = None
+) -> dict[str, Any]:
     """What only the player in `seat` (`seat.user`) may see: their seat, their hole cards and
     legal actions in the hand being played (`state`, if the caller has it) or in the last one
     once it is over, their pre-action, and their wallet's `balance` (None leaves it out: it did
@@ -69,6 +73,7 @@ def seated_part(table, seat, *, balance: int | None, state=None) -> dict:
             own = engine.own_view(final, played["seat"])
             mine["hole"] = own["hole"] if own else None
             result = final.result
+            assert result is not None, "a finished hand's state has its result"
             deciding = played["seat"] in result.undecided
             mine["can_show"] = deciding or bool(
                 result.uncontested
@@ -79,7 +84,9 @@ def seated_part(table, seat, *, balance: int | None, state=None) -> dict:
     return mine
 
 
-def unseated_part(table, user, *, seated_elsewhere: dict | None) -> dict:
+def unseated_part(
+    table: Table, user: User, *, seated_elsewhere: dict[str, Any] | None
+) -> dict[str, Any]:
     """What a user without a seat at this table sees of their own: their wallet, their muck
     choice, and the buy-in they may sit down with, unless they sit at another table
     (`seated_elsewhere`: its id and name). A user who has just lost their seat here sits nowhere
@@ -98,8 +105,13 @@ def unseated_part(table, user, *, seated_elsewhere: dict | None) -> dict:
 
 
 def _own_part(
-    user, *, balance: int | None, seat_number: int | None, seated_elsewhere, auto_muck: bool
-) -> dict:
+    user: User,
+    *,
+    balance: int | None,
+    seat_number: int | None,
+    seated_elsewhere: dict[str, Any] | None,
+    auto_muck: bool,
+) -> dict[str, Any]:
     """The fields every private part has, with nothing dealt and nothing to decide."""
     return {
         "user_id": user.pk,

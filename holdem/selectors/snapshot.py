@@ -2,8 +2,11 @@
 hand's log so far, the chat and whom the user muted; and the "previous hand" dialog.
 """
 
+from typing import Any
+
 from django.utils import timezone
 
+from casino.accounts.models import User
 from holdem.history.stored_hand import hand_log
 from holdem.models import Table, TableStatus
 from holdem.selectors.chat import chat_muted_ids, chat_recent
@@ -17,19 +20,19 @@ def table_is_open(table_id: int) -> bool:
     return Table.objects.filter(pk=table_id).exclude(status=TableStatus.CLOSED).exists()
 
 
-def table_snapshot(table_id: int, user) -> dict:
+def table_snapshot(table_id: int, user: User) -> dict[str, Any]:
     return table_view_for(Table.objects.get(pk=table_id), user)
 
 
-def previous_hand_at(table_id: int, user) -> dict | None:
+def previous_hand_at(table_id: int, user: User) -> dict[str, Any] | None:
     return previous_hand_for(Table.objects.get(pk=table_id), user)
 
 
-def table_view_for(table, user) -> dict:
+def table_view_for(table: Table, user: User) -> dict[str, Any]:
     """The snapshot a client gets on connect or when it asks: public part + its own part."""
     public = public_table(table)
     public["now"] = epoch_ms(timezone.now())
-    snapshot = {
+    snapshot: dict[str, Any] = {
         "type": "snapshot",
         "seq": table.seq,
         "table": public,
@@ -42,7 +45,7 @@ def table_view_for(table, user) -> dict:
     return snapshot
 
 
-def previous_hand_for(table, user) -> dict | None:
+def previous_hand_for(table: Table, user: User) -> dict[str, Any] | None:
     """RULES.md 4 'show previous hand': board, actions, every hand shown, and the player's own cards."""
     record = table.last_hand
     if record is None:

@@ -4,6 +4,7 @@ read from the finished hands' records and action logs in a fixed handful of quer
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any, cast
 
 from django.db import connection
 from django.utils import timezone
@@ -58,7 +59,7 @@ class PlayerStats:
         return percent(self.showdowns_won, self.showdowns)
 
 
-def player_stats(user) -> PlayerStats:
+def player_stats(user: User) -> PlayerStats:
     """Everything over the player's finished hands, in three queries whatever their number: the
     hands with their results, the pre-flop actions of those hands, the chips granted."""
     hands = HandParticipant.objects.filter(user=user, hand__ended_at__isnull=False).values_list(
@@ -73,7 +74,7 @@ def player_stats(user) -> PlayerStats:
         big_blinds[hand_id] = big_blind or 0
         net = result.get("net", {}).get(str(seat), 0)
         payout = result.get("payouts", {}).get(str(seat), 0)
-        nets.append((ended_at, net))
+        nets.append((cast(datetime, ended_at), net))  # finished hands only
         net_total += net
         if payout > 0:
             won += 1
@@ -96,7 +97,7 @@ def player_stats(user) -> PlayerStats:
     )
 
 
-def _went_to_showdown(result: dict, seat: int) -> bool:
+def _went_to_showdown(result: dict[str, Any], seat: int) -> bool:
     """RULES.md 4: a contested hand ends at a showdown, where every player not folded shows,
     mucks, or is still choosing (the record's `shown`, `mucked` and `undecided`). A player who
     won uncontested and chose to show had no showdown."""
@@ -109,7 +110,9 @@ def _went_to_showdown(result: dict, seat: int) -> bool:
     )
 
 
-def _preflop_choices(user, seats: dict[int, int], big_blinds: dict[int, int]):
+def _preflop_choices(
+    user: User, seats: dict[int, int], big_blinds: dict[int, int]
+) -> tuple[set[int], set[int]]:
     """(hands where the player put chips in before the flop by choice, hands where they raised).
 
     A pass over every voluntary pre-flop action of the player's hands, theirs and the others',
@@ -141,7 +144,7 @@ def _preflop_choices(user, seats: dict[int, int], big_blinds: dict[int, int]):
     return voluntary, raised
 
 
-def _chip_history(user, nets: list[tuple[datetime, int]]) -> tuple[ChipPoint, ...]:
+def _chip_history(user: User, nets: list[tuple[datetime, int]]) -> tuple[ChipPoint, ...]:
     """The chips the player owned after each event that changed them: grants, refills and
     admin adjustments bring chips in (SYSTEM_KINDS), each hand adds its net. Buy-ins and
     cash-outs only move chips between the wallet and a seat, so they are left out: a buy-in is
@@ -267,7 +270,7 @@ def leaderboard(*, since: datetime | None, limit: int = 10) -> list[LeaderRow]:
     `players` JSON, summed by the database rather than read hand by hand."""
     join, user_id, net = _PLAYER_ROWS[connection.vendor]
     where = "h.ended_at IS NOT NULL"
-    params: list = []
+    params: list[Any] = []
     if since is not None:
         where += " AND h.ended_at >= %s"
         params.append(connection.ops.adapt_datetimefield_value(since))

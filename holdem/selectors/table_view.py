@@ -5,16 +5,21 @@ No hole card appears here unless shown at showdown (style.md 5): a player's own 
 their private part (holdem/selectors/player_view.py), to them alone.
 """
 
+from collections.abc import Iterable
 from datetime import timedelta
+from typing import Any
 
 from django.utils import timezone
 
 from holdem import engine
+from holdem.models import Seat, Table
 from holdem.selectors.game_state import current_state, epoch_ms, stakes_label
 from holdem.table_options import rules_dialog, rules_of
 
 
-def public_table(table, state=None, seat_rows=None) -> dict:
+def public_table(
+    table: Table, state: engine.HandState | None = None, seat_rows: Iterable[Seat] | None = None
+) -> dict[str, Any]:
     """Everything anyone watching the table may see. No hole card unless shown at showdown.
     The server's clock (`now`) is the frame's: see table_view_for (snapshot.py)."""
     if state is None:
@@ -31,11 +36,11 @@ def public_table(table, state=None, seat_rows=None) -> dict:
     last = _last_result(table, seats) if hand_view is None and seats else None
     if last is not None and not _result_on_felt(table):
         last = None
-    rows = []
+    rows: list[dict[str, Any]] = []
     for number in range(table.seats):
         seat = seats.get(number)
         if seat is None:
-            row = {"number": number, "occupied": False}
+            row: dict[str, Any] = {"number": number, "occupied": False}
             held_until = (table.held_seats or {}).get(str(number))
             if held_until is not None:
                 row["reserved_until"] = held_until  # held for the first in the waiting list
@@ -73,9 +78,11 @@ def public_table(table, state=None, seat_rows=None) -> dict:
             if played.get("hole"):
                 row["hole"] = played["hole"]
         # A seat shows the last result only to the player who played it, not to a newcomer.
-        played_here = last and last["players"].get(str(number), {}).get("user_id") == seat.user_id
+        played_here = (
+            last is not None and last["players"].get(str(number), {}).get("user_id") == seat.user_id
+        )
         row["state"] = _seat_state(row, hand_view, last if played_here else None)
-        if played_here and str(number) in last["net"]:
+        if played_here and last is not None and str(number) in last["net"]:
             row["net"] = last["net"][str(number)]
             row["winner"] = number in last["winners"]
         rows.append(row)
@@ -115,7 +122,7 @@ def public_table(table, state=None, seat_rows=None) -> dict:
 RESULT_ON_FELT_SECONDS = 8
 
 
-def _result_on_felt(table) -> bool:
+def _result_on_felt(table: Table) -> bool:
     """The last hand's result stays on the felt until the table moves on: while players choose
     Show or Muck, while the countdown to the next game runs, and for a few seconds after the hand
     ended. A table left waiting for players does not keep an old winner beside that."""
@@ -125,7 +132,9 @@ def _result_on_felt(table) -> bool:
     return ended is not None and timezone.now() - ended < timedelta(seconds=RESULT_ON_FELT_SECONDS)
 
 
-def _seat_state(row, hand_view, last) -> str:
+def _seat_state(
+    row: dict[str, Any], hand_view: dict[str, Any] | None, last: dict[str, Any] | None
+) -> str:
     """RULES.md 6 seat states that do not depend on who looks (the client adds open/closed empty
     and 'your seat' variants)."""
     if row["disconnected"]:
@@ -147,7 +156,7 @@ def _seat_state(row, hand_view, last) -> str:
     return "waiting"
 
 
-def _last_result(table, seats) -> dict | None:
+def _last_result(table: Table, seats: dict[int, Seat]) -> dict[str, Any] | None:
     """The last hand's result as the felt shows it between hands. A seat's cards, hand and net
     stay only while the player who played it sits there: once they have gone (left, busted), the
     seat, empty or taken by someone else, shows nothing of them. Who played where (`players`)
@@ -165,7 +174,7 @@ def _last_result(table, seats) -> dict | None:
         if players.get(str(number), {}).get("user_id") == seat.user_id
     }
 
-    def of_those_here(by_seat: dict) -> dict:
+    def of_those_here(by_seat: dict[str, Any]) -> dict[str, Any]:
         return {key: value for key, value in by_seat.items() if key in still_here}
 
     return {

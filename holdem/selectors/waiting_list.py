@@ -3,16 +3,20 @@ room's line as the `waiting` frame says it (docs/protocol.md). holdem/services/w
 changes the lines.
 """
 
+from datetime import datetime
+from typing import Any
+
 from django.utils import timezone
 
-from holdem.models import WaitingEntry
+from casino.accounts.models import User
+from holdem.models import Table, WaitingEntry
 from holdem.selectors.game_state import epoch_ms
 
 # How long a seat freed in a full room is held for the first in line (the frame tells them).
 OFFER_SECONDS = 30
 
 
-def waiting_lines_of(user, now=None) -> list[dict]:
+def waiting_lines_of(user: User, now: datetime | None = None) -> list[dict[str, Any]]:
     """Every line the player stands in, as the `waiting` frames would say it (docs/protocol.md):
     for the lobby page and GET /lobby/waiting/. Two queries."""
     mine = list(WaitingEntry.objects.filter(user=user).select_related("table").order_by("id"))
@@ -38,10 +42,18 @@ def waiting_lines_of(user, now=None) -> list[dict]:
     ]
 
 
-def waiting_frame(table, entry, *, place: int | None, size: int, now, reason=None) -> dict:
+def waiting_frame(
+    table: Table,
+    entry: WaitingEntry | None,
+    *,
+    place: int | None,
+    size: int,
+    now: datetime,
+    reason: str | None = None,
+) -> dict[str, Any]:
     """One player's standing in one room's line: `place` None once they left it (`reason`)."""
     offer = None
-    if place is not None and entry.offered_seat is not None:
+    if place is not None and entry is not None and entry.offered_seat is not None:
         offer = {
             "seat": entry.offered_seat,
             "expires_at": epoch_ms(entry.offer_expires_at),

@@ -2,11 +2,14 @@
 button goes, what a seat posts when it is dealt in, and the blinds a sitting-out seat misses
 (owed when it comes back). The caller holds the table lock."""
 
+from collections.abc import Iterable, Sequence
+
 from holdem.db import rows
 from holdem.engine.positions import blind_seats, posts_allowed
+from holdem.models import Seat
 
 
-def hand_entrants(ready) -> tuple[list[int], list[int], list[int]]:
+def hand_entrants(ready: Sequence[Seat]) -> tuple[list[int], list[int], list[int]]:
     """The seats `ready` to play (not sitting out, with chips) as three lists of seat numbers:
     those dealt in whatever the button does, those who asked to post, those waiting for the big
     blind. The button goes round the first list: fewer than two there, and no hand is dealt."""
@@ -22,7 +25,9 @@ def hand_entrants(ready) -> tuple[list[int], list[int], list[int]]:
     return playing, posting, waiting
 
 
-def hand_seats_dealt(playing, posting, waiting, button: int) -> list[int]:
+def hand_seats_dealt(
+    playing: list[int], posting: list[int], waiting: list[int], button: int
+) -> list[int]:
     """The seat numbers dealt into the next hand, in increasing order, for the lists of
     `hand_entrants` and the button placed among the players of its first."""
     # RULES.md 2 [002]: a post is taken only where it seats the player neither on the button
@@ -36,7 +41,7 @@ def hand_seats_dealt(playing, posting, waiting, button: int) -> list[int]:
     return dealt
 
 
-def blind_post_for(seat, small_seat, big_seat) -> str:
+def blind_post_for(seat: Seat, small_seat: int, big_seat: int) -> str:
     """RULES.md 2: a player coming back or entering early posts a live big blind, plus a dead
     small blind when they missed the big blind; in the blinds they simply post those."""
     if seat.number in (small_seat, big_seat):
@@ -48,7 +53,7 @@ def blind_post_for(seat, small_seat, big_seat) -> str:
     return "none"
 
 
-def blinds_missed_mark(seats, dealt, button) -> None:
+def blinds_missed_mark(seats: Iterable[Seat], dealt: list[int], button: int) -> None:
     """A sitting-out player whose seat a blind passes owes it when they come back (RULES.md 2)."""
     for seat in seats:
         if not seat.sitting_out or seat.stack == 0 or seat.number in dealt:

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from casino.accounts.models import User
 from casino.errors import DomainError
 from holdem.models import CHAT_MAX_CHARS, ChatBan, ChatLine, ChatMute, ChatRule, Seat, Table
 from holdem.realtime.broadcast import frame_message, send_on_commit, table_group
@@ -18,7 +19,7 @@ FLOOD_LINES = 5  # at most this many lines ...
 FLOOD_SECONDS = 10  # ... in this many seconds, per user, over every table
 
 
-def chat_say(*, table_id: int, user, text: str) -> ChatLine:
+def chat_say(*, table_id: int, user: User, text: str) -> ChatLine:
     """Post a line to a table's chat; refused with a coded error, and nothing stored, when it is
     empty, too long, holds control characters, comes too fast, or the user may not write."""
     text = text.strip()
@@ -52,7 +53,7 @@ def chat_say(*, table_id: int, user, text: str) -> ChatLine:
     return line
 
 
-def chat_mute(*, user, muted_id: int, mute: bool) -> list[int]:
+def chat_mute(*, user: User, muted_id: int, mute: bool) -> list[int]:
     """Stop (or start again) reading another player's lines, on every table. Returns the ids of
     everyone this user now mutes."""
     if muted_id == user.pk:

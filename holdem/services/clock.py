@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from holdem.db.locks import table_lock, table_lock_unless_busy
+from holdem.db.locks import LockedTable, table_lock, table_lock_unless_busy
 from holdem.models import DEADLINES_CLOCK, ClockBeat, Table
 from holdem.services.hand_act import hand_muck_undecided, hand_timeout, turn_renew
 from holdem.services.hand_start import hand_start
@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 DOWNTIME_SECONDS = 5
 
 
-def _always(table: Table) -> bool:
+def _always(table: LockedTable) -> bool:
     return True
 
 
@@ -46,15 +46,15 @@ class TableDeadline:
 
     name: str
     column: str
-    fire: Callable[[Table, datetime], bool]
-    applies: Callable[[Table], bool] = _always
+    fire: Callable[[LockedTable, datetime], bool]
+    applies: Callable[[LockedTable], bool] = _always
     unless_due: str | None = None
 
     def due_filter(self, now: datetime) -> Q:
         """The tables whose deadline of this kind may be due (looked at again under the lock)."""
         return Q(**{f"{self.column}__lte": now})
 
-    def is_due(self, table: Table, now: datetime) -> bool:
+    def is_due(self, table: LockedTable, now: datetime) -> bool:
         when: datetime | None = getattr(table, self.column)
         return when is not None and when <= now and self.applies(table)
 
@@ -148,7 +148,7 @@ def deadlines_fire_due(now: datetime | None = None) -> dict[str, int]:
 
 
 def _table_deadlines_fire(
-    table: Table, *, kinds: tuple[TableDeadline, ...], now: datetime, fired: dict[str, int]
+    table: LockedTable, *, kinds: tuple[TableDeadline, ...], now: datetime, fired: dict[str, int]
 ) -> None:
     """Fire the kinds due at the locked `table`, in registry order, each judged on the table as
     the kinds before it left it."""

@@ -4,18 +4,22 @@ The deadline clock (holdem.services.clock) starts the hand when `Table.next_hand
 functions only set it, inside the caller's transaction and table lock.
 """
 
-from datetime import timedelta
+from collections.abc import Sequence
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from holdem.db.locks import LockedTable
+from holdem.models import Seat
 
-def countdown_start(table, seats, now=None) -> None:
+
+def countdown_start(table: LockedTable, seats: Sequence[Seat], now: datetime | None = None) -> None:
     """RULES.md 2: 30 s to the next game, or 10 s when every seat is filled."""
     countdown_set(table, seats, now)
     table.save(update_fields=["next_hand_at"])
 
 
-def countdown_set(table, seats, now=None) -> None:
+def countdown_set(table: LockedTable, seats: Sequence[Seat], now: datetime | None = None) -> None:
     """`countdown_start` without the save: the caller saves `next_hand_at` with its event."""
     now = now or timezone.now()
     full = len(seats) >= table.seats
@@ -23,16 +27,19 @@ def countdown_set(table, seats, now=None) -> None:
     table.next_hand_at = now + timedelta(seconds=seconds)
 
 
-def countdown_after_hand(table, seats, now) -> int | None:
+def countdown_after_hand(table: LockedTable, seats: Sequence[Seat], now: datetime) -> int | None:
     """RULES.md 2: at a hand's end, set the next countdown (the caller saves `next_hand_at` with
     its event) if two of `seats` can play; returns its seconds, or None."""
     if len([s for s in seats if not s.sitting_out and s.stack > 0]) < 2:
         return None
     countdown_set(table, seats, now)
+    assert table.next_hand_at is not None  # just set
     return int((table.next_hand_at - now).total_seconds())
 
 
-def countdown_shorten_if_full(table, seats, now=None) -> None:
+def countdown_shorten_if_full(
+    table: LockedTable, seats: Sequence[Seat], now: datetime | None = None
+) -> None:
     """A table that fills up during a countdown starts within the short countdown."""
     now = now or timezone.now()
     if table.next_hand_at is None or len(seats) < table.seats:
@@ -43,7 +50,7 @@ def countdown_shorten_if_full(table, seats, now=None) -> None:
         table.save(update_fields=["next_hand_at"])
 
 
-def countdown_start_if_ready(table, seats) -> None:
+def countdown_start_if_ready(table: LockedTable, seats: Sequence[Seat]) -> None:
     """RULES.md 2: when a second player sits at an idle table, the countdown starts."""
     if table.next_hand_at is not None:
         countdown_shorten_if_full(table, seats)

@@ -8,17 +8,22 @@ rule, these functions only store its states.
 """
 
 import uuid
-from datetime import timedelta
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from casino.accounts.models import User
 from casino.errors import DomainError
 from holdem import engine, preactions
 from holdem.db import rows
-from holdem.db.locks import table_lock
+from holdem.db.locks import LockedTable, table_lock
+from holdem.engine.events import ActionTaken
+from holdem.engine.hand import Step
 from holdem.engine.view import result_view
-from holdem.models import Disconnect, HandAction, ProtectionUse
+from holdem.models import Disconnect, HandAction, HandRecord, ProtectionUse, Seat
 from holdem.services.hand_end import hand_finish
 from holdem.services.notify import TableChange, notify_player, notify_table, table_change_publish
 from holdem.services.time_bank import bank_opens, bank_spent
@@ -30,8 +35,14 @@ TURN_FIELDS = ("hand_state", "turn_deadline", "turn_token", "turn_bank_from", "h
 
 
 def table_act(
-    *, table_id: int, user, action, amount=None, action_id: str = "", turn_token: str | None = None
-) -> dict:
+    *,
+    table_id: int,
+    user: User,
+    action: str,
+    amount: int | None = None,
+    action_id: str = "",
+    turn_token: str | None = None,
+) -> dict[str, Any]:
     """A player's action. A repeated action_id is answered with the first result, not applied twice.
     With `turn_token` (the turn the client saw), an action meant for a turn that is over is
     refused instead of landing on the player's next turn. Which actions and amounts exist is the
@@ -60,7 +71,16 @@ def table_act(
     return {"action_id": action_id, "applied": True, "repeated": False, **applied}
 
 
-def _act(table, *, user, action, amount, action_id: str, turn_token, now) -> dict:
+def _act(
+    table: LockedTable,
+    *,
+    user: User,
+    action: str,
+    amount: int | None,
+    action_id: str,
+    turn_token: str | None,
+    now: datetime,
+) -> dict[str, Any]:
     if not table.in_hand:
         raise DomainError("no_hand", "no hand is being played at this table")
     # The seats (with their users) serve both the check below and the broadcast.
@@ -86,7 +106,7 @@ def _act(table, *, user, action, amount, action_id: str, turn_token, now) -> dic
     if action == "all_in":
         # The log shows what the all-in came to (the round total), as the table did.
         amount = next(
-            (e.to for e in events if e.kind == "action" and e.seat == seat.number), amount
+            (e.to for e in events if isinstance(e, ActionTaken) and e.seat == seat.number), amount
         )
     _log(table, seat.number, user, action, amount, street, "player", action_id)
     bank_spent(table, seat, now)
@@ -97,7 +117,9 @@ def _act(table, *, user, action, amount, action_id: str, turn_token, now) -> dic
     return {"action": action, "amount": amount}
 
 
-def _repeated(table_id: int, user, action, amount, action_id: str) -> dict | None:
+def _repeated(
+    table_id: int, user: User, action: str, amount: int | None, action_id: str
+) -> dict[str, Any] | None:
     """The answer to an action_id used before at this table: the first result if the payload is
     the same, else an idempotency_conflict. None if the id is new."""
     first = HandAction.objects.filter(
@@ -123,7 +145,7 @@ def _repeated(table_id: int, user, action, amount, action_id: str) -> dict | Non
     }
 
 
-def hand_timeout(table, now) -> bool:
+def hand_timeout(table: LockedTable, now: datetime) -> bool:
     """RULES.md 5: the turn ran out: check if nothing is owed, else fold. Caller holds the lock.
     A connected player with time in their bank gets it first (the turn goes on until it is
     spent); only an empty bank lets the timeout act."""
@@ -144,7 +166,7 @@ def hand_timeout(table, now) -> bool:
     _log(table, seat_number, seat.user if seat else None, taken, None, street, "timeout", "")
     sat_out = seat is not None and not seat.disconnected and _count_idle_turn(seat)
     hand_advance(table, state=new_state, events=events, now=now)
-    if sat_out:
+    if sat_out and seat is not None:
         # Told after the check or fold it follows from, so the log reads in that order.
         notify_table(table, TableChange("sitting_out", {"seat": seat.number, "reason": "idle"}))
     return True
@@ -153,7 +175,7 @@ def hand_timeout(table, now) -> bool:
 IDLE_TIMEOUTS = 2  # RULES.md 2
 
 
-def _count_idle_turn(seat) -> bool:
+def _count_idle_turn(seat: Seat) -> bool:
     """RULES.md 2: a connected player whose turn times out twice in a row is sat out (this turn's
     check or fold still applies; blinds missed from now on are owed as for any sitting-out seat).
     Returns whether they were sat out now (the caller tells the table)."""
@@ -168,7 +190,7 @@ def _count_idle_turn(seat) -> bool:
     return "sitting_out" in fields
 
 
-def turn_renew(table, now) -> None:
+def turn_renew(table: LockedTable, now: datetime) -> None:
     """A fresh turn clock for the player to act, same turn (token kept); caller holds the lock.
     A time bank that was running is stopped (what was used of it stays used)."""
     table.turn_deadline = now + timedelta(seconds=table.turn_seconds)
@@ -178,7 +200,7 @@ def turn_renew(table, now) -> None:
     notify_table(table, TableChange("turn_renewed", {"reason": "downtime"}, state=state))
 
 
-def hand_protect_disconnected(table, seat, now) -> None:
+def hand_protect_disconnected(table: LockedTable, seat: Seat, now: datetime) -> None:
     """RULES.md 5: in all-in-protection rooms a disconnected player is all in for what they put in,
     at most twice in 24 hours; after that they are folded. Caller holds the table lock."""
     if table.disconnect != Disconnect.ALL_IN_PROTECTION or not table.in_hand or not seat.in_hand:
@@ -195,6 +217,7 @@ def hand_protect_disconnected(table, seat, now) -> None:
     if not events:
         return  # protected earlier in this hand
     if protect:
+        assert table.hand is not None  # in a hand (checked above)
         ProtectionUse.objects.create(user=seat.user, table=table, hand=table.hand, used_at=now)
     _log(
         table,
@@ -209,18 +232,20 @@ def hand_protect_disconnected(table, seat, now) -> None:
     hand_advance(table, state=new_state, events=events, now=now)
 
 
-def table_show(*, table_id: int, user) -> None:
+def table_show(*, table_id: int, user: User) -> None:
     """RULES.md 4: a player who won uncontested may show their hand, and so may one offered
     Show or Muck at the showdown."""
     _last_hand_choice(table_id, user, engine.show_hand, "hand_shown")
 
 
-def table_muck(*, table_id: int, user) -> None:
+def table_muck(*, table_id: int, user: User) -> None:
     """RULES.md 4 [003]: a player offered Show or Muck mucks."""
     _last_hand_choice(table_id, user, engine.muck_hand, "hand_mucked")
 
 
-def _last_hand_choice(table_id: int, user, choose, kind: str) -> None:
+def _last_hand_choice(
+    table_id: int, user: User, choose: Callable[[engine.HandState, int], Step], kind: str
+) -> None:
     with transaction.atomic():
         table = table_lock(table_id)
         record = table.last_hand
@@ -238,7 +263,7 @@ def _last_hand_choice(table_id: int, user, choose, kind: str) -> None:
         notify_table(table, TableChange(kind, {"seat": mine[0]["seat"]}, engine_events=events))
 
 
-def hand_muck_undecided(table, now) -> bool:
+def hand_muck_undecided(table: LockedTable, now: datetime) -> bool:
     """RULES.md 4: the time to choose Show or Muck ran out: every player still choosing mucks.
     Caller holds the table lock; a no-op when nobody is choosing."""
     if table.show_or_muck_deadline is None:
@@ -258,7 +283,8 @@ def hand_muck_undecided(table, now) -> bool:
     return True
 
 
-def _record_choices(table, record, state) -> None:
+def _record_choices(table: LockedTable, record: HandRecord, state: engine.HandState) -> None:
+    assert state.result is not None, "a choice after the hand is made in a finished hand"
     record.final_state = engine.state_to_json(state)
     record.shown = {str(k): list(v) for k, v in state.result.shown.items()}
     record.result = result_view(state.result)
@@ -268,7 +294,9 @@ def _record_choices(table, record, state) -> None:
         rows.save_fields(table, ["show_or_muck_deadline"])
 
 
-def table_pre_action(*, table_id: int, user, choice: str | None, amount: int | None = None):
+def table_pre_action(
+    *, table_id: int, user: User, choice: str | None, amount: int | None = None
+) -> None:
     """Tick a pre-action box, or clear it with `choice` None (holdem/preactions.py). Only the
     player hears of it: others must not learn that a choice is waiting."""
     with transaction.atomic():
@@ -290,7 +318,12 @@ def table_pre_action(*, table_id: int, user, choice: str | None, amount: int | N
         notify_player(table, seat, state)
 
 
-def _pre_actions(table, state, events, seats):
+def _pre_actions(
+    table: LockedTable,
+    state: engine.HandState,
+    events: list[engine.Event],
+    seats: Sequence[Seat],
+) -> Step:
     """Whoever's turn it is next with a pre-action standing acts by it now, through the engine
     like a clicked action (and so may the next one). Each choice is used up, or lapses, when its
     turn comes. Returns the state and events after them."""
@@ -316,7 +349,14 @@ def _pre_actions(table, state, events, seats):
     return state, events
 
 
-def hand_advance(table, *, state, events, now, seats=None) -> None:
+def hand_advance(
+    table: LockedTable,
+    *,
+    state: engine.HandState,
+    events: list[engine.Event],
+    now: datetime,
+    seats: list[Seat] | None = None,
+) -> None:
     """Store the new state, then either start the next turn clock or finish the hand
     (hand_end.py). Mid-hand the state, its clock, the action count and the event's seq are one
     UPDATE. A pre-action standing for the next player to act is applied first. `seats`: the
@@ -339,9 +379,19 @@ def hand_advance(table, *, state, events, now, seats=None) -> None:
     rows.save_fields(table, [*table_change_publish(table, change), *TURN_FIELDS])
 
 
-def _log(table, seat_number, user, action, amount, street, source, action_id) -> None:
+def _log(
+    table: LockedTable,
+    seat_number: int,
+    user: User | None,
+    action: str,
+    amount: int | None,
+    street: str,
+    source: str,
+    action_id: str,
+) -> None:
     """Append to the hand's action log; the index is the table row's count (saved by the caller
     with the new state), not a COUNT of the log."""
+    assert table.hand_id is not None, "actions are logged in a hand"
     index = table.hand_actions
     table.hand_actions += 1
     rows.insert(

@@ -6,13 +6,14 @@ Runs in the transaction of the step that ended the hand (holdem/services/hand_ac
 holds the table lock.
 """
 
-from datetime import timedelta
+from collections.abc import Iterable
+from datetime import datetime, timedelta
 
 from holdem import engine
 from holdem.db import rows
-from holdem.db.locks import seats_lock
+from holdem.db.locks import LockedTable, seats_lock
 from holdem.engine.view import result_view
-from holdem.models import Disconnect, TableStatus
+from holdem.models import Disconnect, Seat, TableStatus
 from holdem.services.countdown import countdown_after_hand
 from holdem.services.game_kinds import game_kind_of
 from holdem.services.notify import TableChange, notify_table, table_change_publish
@@ -35,11 +36,15 @@ END_FIELDS = (
 )
 
 
-def hand_finish(table, *, state, events, now) -> None:
+def hand_finish(
+    table: LockedTable, *, state: engine.HandState, events: list[engine.Event], now: datetime
+) -> None:
     """Pay the pots to the seats, keep the record, boot who must go, set the next countdown."""
     result = state.result
+    assert result is not None, "a hand is finished once it is over"
     seats = {s.number: s for s in seats_lock(table)}
     record = table.hand
+    assert record is not None, "the hand being finished"
     for number, stack in result.final_stacks.items():
         seats[number].stack = stack
         seats[number].in_hand = False
@@ -134,7 +139,7 @@ def hand_finish(table, *, state, events, now) -> None:
         rows.save_fields(table, [*table_change_publish(table, change), "next_hand_at"])
 
 
-def _sit_out_disconnected(seats) -> None:
+def _sit_out_disconnected(seats: Iterable[Seat]) -> None:
     """RULES.md 5: a player still disconnected when the game ends sits out (where the room does
     not cash them out)."""
     for seat in seats:

@@ -6,10 +6,11 @@ Runs inside the deadline clock's transaction, which holds the table lock.
 
 import secrets
 from dataclasses import asdict
+from datetime import datetime
 
 from holdem import engine
 from holdem.db import rows
-from holdem.db.locks import seats_lock
+from holdem.db.locks import LockedTable, seats_lock
 from holdem.engine.cards import new_deck, shuffle
 from holdem.engine.positions import blind_seats, next_button
 from holdem.models import Entry, HandParticipant, HandRecord, TableStatus
@@ -32,7 +33,7 @@ def hand_deck() -> list[str]:
     return shuffle(new_deck(), secrets.SystemRandom())
 
 
-def hand_start(table, now) -> bool:
+def hand_start(table: LockedTable, now: datetime) -> bool:
     """Deal a hand if two or more players can be dealt in; the caller holds the table lock."""
     hand_muck_undecided(table, now)  # a short countdown may end before the time to choose
     seats = seats_lock(table)

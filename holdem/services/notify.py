@@ -3,13 +3,17 @@ frame per socket, carrying only what changed (docs/protocol.md, "event")."""
 
 from collections.abc import Sequence
 from dataclasses import KW_ONLY, dataclass, field
+from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
 
+from casino.accounts.models import User
 from casino.accounts.selectors import wallet_balances
 from holdem import engine
 from holdem.db import rows
+from holdem.db.locks import LockedTable
+from holdem.models import Seat
 from holdem.realtime.broadcast import (
     LOBBY_GROUP,
     frame_message,
@@ -50,23 +54,23 @@ class TableChange:
     balance out (the client keeps its own)."""
 
     kind: str
-    detail: dict = field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
     _: KW_ONLY
     engine_events: Sequence[engine.Event] = ()
     state: engine.HandState | None = None
-    also_tell: Sequence = ()
-    seats: list | None = None
+    also_tell: Sequence[User] = ()
+    seats: list[Seat] | None = None
     balances: bool = True
 
 
-def notify_table(table, change: TableChange) -> int:
+def notify_table(table: LockedTable, change: TableChange) -> int:
     """Publish `change` (table_change_publish) and save what was sent; the caller has saved, or
     saves, the change itself. Returns the new sequence number."""
     rows.save_fields(table, table_change_publish(table, change))
     return table.seq
 
 
-def table_change_publish(table, change: TableChange) -> list[str]:
+def table_change_publish(table: LockedTable, change: TableChange) -> list[str]:
     """Queue, for after commit, the event for everyone at the table: the public changes since the
     last event, and for each player whose private part changed (and each user in `also_tell`)
     the same frame with their own part, to them alone. Sets the table's bookkeeping of what was
@@ -92,7 +96,7 @@ def table_change_publish(table, change: TableChange) -> list[str]:
 
     balances = change.balances
     wallets = wallet_balances(user_ids=[s.user_id for s in seats]) if balances else {}
-    yous = {}
+    yous: dict[int, dict[str, Any]] = {}
     for seat in seats:
         yous[seat.user_id] = seated_part(
             table, seat, state=state, balance=wallets.get(seat.user_id, 0) if balances else None
@@ -121,7 +125,7 @@ def table_change_publish(table, change: TableChange) -> list[str]:
     return saved
 
 
-def spectators_counted(table) -> bool:
+def spectators_counted(table: LockedTable) -> bool:
     """Count the table's spectators again (the caller holds the table lock); True if it changed."""
     count = spectator_count(table)
     if count == table.spectators:
@@ -130,7 +134,7 @@ def spectators_counted(table) -> bool:
     return True
 
 
-def spectators_changed(table, user_id: int) -> None:
+def spectators_changed(table: LockedTable, user_id: int) -> None:
     """A socket of `user_id` came or went (the caller holds the table lock): when the number of
     spectators changed, the lobby and the table hear it (no table event: nothing else changed).
     That user's own sockets are left out: a new one's snapshot already has the new count."""
@@ -155,12 +159,12 @@ def spectators_changed(table, user_id: int) -> None:
     )
 
 
-def _fingerprint(you: dict) -> str:
+def _fingerprint(you: dict[str, Any]) -> str:
     """What `sent_view` remembers of a private part (keyed with the site's secret)."""
     return digest(you, settings.SECRET_KEY.encode())
 
 
-def notify_player(table, seat, state) -> None:
+def notify_player(table: LockedTable, seat: Seat, state: engine.HandState | None) -> None:
     """Only this seated player's private part changed (nothing anyone else sees): send it to them
     alone, with the table's current seq (no new event), and remember what they were sent."""
     you = seated_part(table, seat, state=state, balance=None)

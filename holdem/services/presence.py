@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.accounts.models import User
-from holdem.db.locks import table_lock
+from holdem.db.locks import LockedTable, table_lock
 from holdem.models import Connection, Seat, WebProcess
 from holdem.selectors.liveness import live_connections, live_cutoff
 from holdem.services.hand_act import hand_protect_disconnected
@@ -30,7 +30,7 @@ PROCESS_BEAT_SECONDS = 1
 MAX_SOCKETS_PER_USER = 10
 
 
-def process_beat(*, process_key: str, now=None) -> None:
+def process_beat(*, process_key: str, now: datetime | None = None) -> None:
     """The web process `process_key` is alive (one write a second per process). A beat never
     moves `seen_at` back: one delayed behind a later beat (a slow database thread) would make
     the clock's sweep think the process stopped beating and drop its sockets."""
@@ -42,7 +42,7 @@ def process_beat(*, process_key: str, now=None) -> None:
         )
 
 
-def process_held(*, process_key: str, now) -> WebProcess:
+def process_held(*, process_key: str, now: datetime) -> WebProcess:
     """The row of web process `process_key`, beaten, made again if the sweep took it, and locked
     until the caller's transaction ends: the sweep cannot delete it under a connection being
     written (a socket open failed with a ForeignKeyViolation when it did)."""
@@ -56,7 +56,12 @@ def process_held(*, process_key: str, now) -> WebProcess:
 
 
 def connection_open(
-    *, process_key: str, channel_name: str, user, table_id: int | None = None, now=None
+    *,
+    process_key: str,
+    channel_name: str,
+    user: User,
+    table_id: int | None = None,
+    now: datetime | None = None,
 ) -> list[str]:
     """A websocket opened. Returns the channel names of the user's oldest sockets beyond
     MAX_SOCKETS_PER_USER, for the caller to close."""
@@ -83,7 +88,9 @@ class OpenSocket:
     opened_at: datetime
 
 
-def connections_restore(*, process_key: str, sockets: list[OpenSocket], now=None) -> int:
+def connections_restore(
+    *, process_key: str, sockets: list[OpenSocket], now: datetime | None = None
+) -> int:
     """The web process `process_key` was silent long enough to be taken for dead (a stall: CPU
     starvation, a long pause), and the sweep may have dropped its connections. The sockets it
     still holds count again, each as a socket opened anew: a lost connection is found again
@@ -116,7 +123,9 @@ def connections_restore(*, process_key: str, sockets: list[OpenSocket], now=None
     return restored
 
 
-def _connection_add(process, *, channel_name: str, user, table_id: int | None, at) -> None:
+def _connection_add(
+    process: WebProcess, *, channel_name: str, user: User, table_id: int | None, at: datetime
+) -> None:
     """Count a socket of `user` (the caller's transaction holds the process row): at a table,
     the user is there again, and a seat's lost connection is found."""
     if table_id is not None:
@@ -139,7 +148,7 @@ def _connection_add(process, *, channel_name: str, user, table_id: int | None, a
         notify_table(table, TableChange("reconnected", {"seat": seat.number}))
 
 
-def connection_close(*, channel_name: str, user, table_id: int | None = None) -> None:
+def connection_close(*, channel_name: str, user: User, table_id: int | None = None) -> None:
     """A websocket closed; when it was the user's last live one at the table, the seat is marked
     disconnected and the room's disconnect rule applies (RULES.md 5)."""
     with transaction.atomic():
@@ -151,7 +160,7 @@ def connection_close(*, channel_name: str, user, table_id: int | None = None) ->
         _left_if_gone(table, user.pk)
 
 
-def connections_expire(now=None) -> int:
+def connections_expire(now: datetime | None = None) -> int:
     """Drop the connections of web processes that stopped beating; players with no live socket
     left at their table have lost their connection. Idempotent; the deadline clock runs it."""
     cutoff = live_cutoff(now)
@@ -169,7 +178,7 @@ def connections_expire(now=None) -> int:
     return dropped
 
 
-def _process_bury(process_id: int, cutoff) -> tuple[int, int]:
+def _process_bury(process_id: int, cutoff: datetime) -> tuple[int, int]:
     """Drop a silent process's connections, one table and player at a time, then its row. Each
     step locks the row and checks it again: a process that beats meanwhile was only stalled, and
     is left alone (it counts its sockets again itself, `connections_restore`). Returns the
@@ -195,21 +204,26 @@ def _process_bury(process_id: int, cutoff) -> tuple[int, int]:
     return dropped, 1
 
 
-def _still_silent(process_id: int, cutoff):
+def _still_silent(process_id: int, cutoff: datetime) -> datetime | None:
     """Lock the process's row (before any table: the order connection_open takes them in) and
-    return its last beat if that is still before `cutoff`, else None."""
+    return its last beat if that is still before `cutoff`, else None. FOR UPDATE, not FOR NO
+    KEY UPDATE: the last step of a burial deletes the row."""
     rows = WebProcess.objects.select_for_update().filter(pk=process_id, seen_at__lt=cutoff)
     return rows.values_list("seen_at", flat=True).first()
 
 
-def disconnections_due(now=None) -> int:
+def disconnections_due(now: datetime | None = None) -> int:
     """RULES.md 5: players whose connection was lost longer ago than their room's grace period
     (and who did not come back) are disconnected now. Idempotent; the deadline clock runs it."""
     now = now or timezone.now()
     lost = Seat.objects.filter(disconnected=False, connection_lost_at__isnull=False).values_list(
         "table_id", "user_id", "connection_lost_at", "table__disconnect_grace_seconds"
     )
-    due = [(t, u) for t, u, at, grace in lost if at <= now - timedelta(seconds=grace)]
+    due = [
+        (t, u)
+        for t, u, at, grace in lost
+        if at is not None and at <= now - timedelta(seconds=grace)  # not null: filtered
+    ]
     marked = 0
     for table_id, user_id in sorted(due):
         with transaction.atomic():
@@ -224,7 +238,7 @@ def disconnections_due(now=None) -> int:
     return marked
 
 
-def _left_if_gone(table, user_id: int, lost_at=None) -> None:
+def _left_if_gone(table: LockedTable, user_id: int, lost_at: datetime | None = None) -> None:
     """The caller holds the table lock and has removed a connection of `user_id` here. With no
     live socket left, the connection is lost; it counts as a disconnection once the room's grace
     period has passed without a new socket (RULES.md 5), at once when the grace is 0."""
@@ -241,7 +255,7 @@ def _left_if_gone(table, user_id: int, lost_at=None) -> None:
         _disconnect(table, seat, now)
 
 
-def _disconnect(table, seat, now) -> None:
+def _disconnect(table: LockedTable, seat: Seat, now: datetime) -> None:
     seat.disconnected = True
     seat.connection_lost_at = None
     seat.save(update_fields=["disconnected", "connection_lost_at"])

@@ -9,13 +9,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from casino.accounts.models import LedgerEntry, LedgerKind
+from casino.accounts.models import LedgerEntry, LedgerKind, User
 from casino.accounts.services import wallet_adjust, wallet_lock
 from casino.errors import DomainError
 from holdem.selectors.buy_in import refill_offer
 
 
-def wallet_refill(*, user) -> LedgerEntry:
+def wallet_refill(*, user: User) -> LedgerEntry:
     """Top a broke player's chips up to CASINO_STARTING_CHIPS through the ledger; refuse a
     player who can still buy in somewhere, or who had free chips less than 24 hours ago."""
     top = settings.CASINO_STARTING_CHIPS

@@ -1,6 +1,9 @@
 """Rooms: created from a preset (RULES.md 7) or by hand, validated, changed and closed by an
 admin; every such change is announced to the lobbies and the table pages' room switchers."""
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.db import transaction
 
 from casino.errors import DomainError
@@ -14,9 +17,9 @@ from holdem.services.seats import seat_release
 from holdem.table_options import room_problems
 
 
-def room_create(*, name: str, preset: str | None = None, **options) -> Table:
+def room_create(*, name: str, preset: str | None = None, **options: Any) -> Table:
     """A new room from a preset's options, overridden by any given; refused if it cannot be played."""
-    values = {}
+    values: dict[str, Any] = {}
     if preset is not None:
         if preset not in PRESETS:
             raise DomainError(
@@ -43,15 +46,16 @@ def room_add(*, table: Table) -> Table:
     return table
 
 
-def room_options_update(*, table: Table, fields) -> Table:
+def room_options_update(*, table: Table, fields: Iterable[str]) -> Table:
     """Save an admin's change of a room's options (the columns `fields` of `table`, the form's
     copy) and announce it. Only those columns are written: the game's own (the hand in play, its
     clocks, its sequence number) may have moved on since the form read the row."""
     with transaction.atomic():
         locked = table_lock(table.pk)
+        fields = list(fields)
         for name in fields:
             setattr(locked, name, getattr(table, name))
-        locked.save(update_fields=list(fields))
+        locked.save(update_fields=fields)
         notify_table(
             locked, TableChange("options_changed")
         )  # the room's own page shows its new rules

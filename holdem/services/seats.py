@@ -6,9 +6,10 @@ Every function locks the table row first, then seats, then wallets (style.md 8).
 from django.db import transaction
 from django.utils import timezone
 
+from casino.accounts.models import User
 from casino.accounts.services import wallet_lock
 from casino.errors import DomainError
-from holdem.db.locks import seats_lock, table_lock
+from holdem.db.locks import LockedTable, seats_lock, table_lock
 from holdem.models import Departure, Entry, Seat, Table, TableStatus
 from holdem.selectors.buy_in import buy_in_limits, top_up_room
 from holdem.selectors.game_state import game_running
@@ -18,7 +19,7 @@ from holdem.services.notify import TableChange, notify_table
 from holdem.services.waiting import waiting_seat_claim, waiting_seat_freed
 
 
-def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
+def table_sit(*, table_id: int, user: User, seat: int, buy_in: int | None) -> Seat:
     """Take an open seat with a buy-in brought to it (RULES.md 2; in a cash game from the
     wallet: the table's kind of game says how). `seat` and `buy_in` are whole numbers (the socket
     checks the shape of what a client sends)."""
@@ -86,8 +87,8 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
             # does a player who left owing blinds here less than 30 minutes ago.
             waiting_for_big_blind=table.entry == Entry.WAIT_OR_POST
             and (game_running(table, seats) or owes),
-            missed_small_blind=owes and debt.missed_small_blind,
-            missed_big_blind=owes and debt.missed_big_blind,
+            missed_small_blind=owes and debt is not None and debt.missed_small_blind,
+            missed_big_blind=owes and debt is not None and debt.missed_big_blind,
         )
         seats = [*seats, row]
         countdown_start_if_ready(table, seats)
@@ -102,17 +103,17 @@ def table_sit(*, table_id: int, user, seat: int, buy_in: int | None) -> Seat:
     return row
 
 
-def _time_bank_kept(table, departure) -> int:
+def _time_bank_kept(table: LockedTable, departure: Departure | None) -> int:
     """RULES.md 2: like the blinds owed, the time bank a player left this table with stays theirs
     for 30 minutes (`departure` is within them, or None); leaving and sitting down again does
     not fill it up. Never more than the room's full bank."""
-    full = table.time_bank_seconds * 1000
+    full: int = table.time_bank_seconds * 1000
     if departure is None or departure.time_bank_ms is None:
         return full
     return min(full, departure.time_bank_ms)
 
 
-def table_top_up(*, table_id: int, user, amount: int) -> int:
+def table_top_up(*, table_id: int, user: User, amount: int) -> int:
     """Bring more chips from the wallet to the seat between hands, up to the room's maximum
     buy-in (in a room without one, up to the wallet). Returns the new stack."""
     with transaction.atomic():
@@ -151,7 +152,7 @@ def table_top_up(*, table_id: int, user, amount: int) -> int:
     return seat.stack
 
 
-def table_leave(*, table_id: int, user) -> int:
+def table_leave(*, table_id: int, user: User) -> int:
     """Stand up: the seat's chips go back to the wallet. Refused while dealt in (RULES.md 2)."""
     with transaction.atomic():
         table = table_lock(table_id)
@@ -169,7 +170,7 @@ def table_leave(*, table_id: int, user) -> int:
         return seat_leave(table, seat, reason=f"Cash-out from {table.name}")
 
 
-def seat_leave(table, seat: Seat, *, reason: str) -> int:
+def seat_leave(table: LockedTable, seat: Seat, *, reason: str) -> int:
     """The player leaves the table (the caller holds its lock): the seat is given up with its
     chips (seat_release; `reason` is the ledger line's), and the table hears who left with what,
     as does the player, whose seat it no longer is. Returns the chips returned."""
@@ -179,7 +180,7 @@ def seat_leave(table, seat: Seat, *, reason: str) -> int:
     return returned
 
 
-def seat_release(table, seat: Seat, *, reason: str) -> int:
+def seat_release(table: LockedTable, seat: Seat, *, reason: str) -> int:
     """Give the seat up, its chips going where the table's kind of game sends them (a cash
     game: back to the wallet); the caller holds the table lock. What the player held and owed is
     remembered for 30 minutes (RULES.md 2)."""
@@ -201,7 +202,7 @@ def seat_release(table, seat: Seat, *, reason: str) -> int:
     return returned
 
 
-def table_sit_out(*, table_id: int, user) -> Seat:
+def table_sit_out(*, table_id: int, user: User) -> Seat:
     """Sit out from the next hand on; the seat is kept (RULES.md 2)."""
     with transaction.atomic():
         table = table_lock(table_id)
@@ -215,7 +216,7 @@ def table_sit_out(*, table_id: int, user) -> Seat:
     return seat
 
 
-def table_sit_in(*, table_id: int, user) -> Seat:
+def table_sit_in(*, table_id: int, user: User) -> Seat:
     """Come back. In wait_or_post rooms a player who missed blinds posts them or waits for the big blind."""
     with transaction.atomic():
         table = table_lock(table_id)
@@ -244,7 +245,7 @@ def table_sit_in(*, table_id: int, user) -> Seat:
     return seat
 
 
-def table_post(*, table_id: int, user) -> Seat:
+def table_post(*, table_id: int, user: User) -> Seat:
     """Post to be dealt in at the next hand instead of waiting for the big blind (RULES.md 2)."""
     with transaction.atomic():
         table = table_lock(table_id)
@@ -263,7 +264,7 @@ def table_post(*, table_id: int, user) -> Seat:
     return seat
 
 
-def table_set_auto_muck(*, table_id: int, user, auto_muck: bool) -> Seat:
+def table_set_auto_muck(*, table_id: int, user: User, auto_muck: bool) -> Seat:
     with transaction.atomic():
         table = table_lock(table_id)
         seat = _my_seat(table, user)
@@ -274,14 +275,14 @@ def table_set_auto_muck(*, table_id: int, user, auto_muck: bool) -> Seat:
     return seat
 
 
-def _my_seat(table, user) -> Seat:
+def _my_seat(table: LockedTable, user: User) -> Seat:
     seat = Seat.objects.select_for_update().filter(table=table, user=user).first()
     if seat is None:
         raise DomainError("not_seated", "you do not sit at this table")
     return seat
 
 
-def table_switch(*, user, to_table_id: int) -> int:
+def table_switch(*, user: User, to_table_id: int) -> int:
     """RULES.md 2: move to another room as a spectator. Refused while dealt in elsewhere;
     otherwise the seat held elsewhere is given up with its chips returned."""
     if not Table.objects.filter(pk=to_table_id).exclude(status=TableStatus.CLOSED).exists():

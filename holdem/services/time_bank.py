@@ -2,19 +2,24 @@
 kept on the seat; what they use is gone, and it refills a little every few hands. The caller
 holds the table lock (holdem/services/hand_start.py, hand_act.py)."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
+from holdem import engine
 from holdem.db import rows
+from holdem.db.locks import LockedTable
+from holdem.models import Seat
 from holdem.rules_words import BANK_REFILL_HANDS, BANK_REFILL_MS
 from holdem.services.notify import TableChange, table_change_publish
 
 
-def bank_opens(table, seat, state) -> bool:
+def bank_opens(table: LockedTable, seat: Seat, state: engine.HandState) -> bool:
     """The turn clock ran out: the player's time bank, if they have one, takes over."""
     if seat.disconnected or seat.time_bank_ms <= 0 or table.time_bank_seconds == 0:
         return False
-    table.turn_bank_from = table.turn_deadline
-    table.turn_deadline = table.turn_deadline + timedelta(milliseconds=seat.time_bank_ms)
+    deadline = table.turn_deadline
+    assert deadline is not None, "the bank opens when a turn clock runs out"
+    table.turn_bank_from = deadline
+    table.turn_deadline = deadline + timedelta(milliseconds=seat.time_bank_ms)
     published = table_change_publish(
         table,
         TableChange(
@@ -28,7 +33,7 @@ def bank_opens(table, seat, state) -> bool:
     return True
 
 
-def bank_spent(table, seat, now) -> None:
+def bank_spent(table: LockedTable, seat: Seat, now: datetime) -> None:
     """The player acted while their time bank ran: what they used of it is gone."""
     if table.turn_bank_from is None:
         return
@@ -41,7 +46,7 @@ def bank_spent(table, seat, now) -> None:
 BANK_FIELDS = ("bank_hands", "time_bank_ms")
 
 
-def bank_refill(seat, table) -> None:
+def bank_refill(seat: Seat, table: LockedTable) -> None:
     """Count a hand dealt to the seat; every BANK_REFILL_HANDS of them refill its bank a little."""
     seat.bank_hands += 1
     if seat.bank_hands < BANK_REFILL_HANDS:

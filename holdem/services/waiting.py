@@ -7,14 +7,17 @@ any table page they have open); the lobby hears when the number of seats held ch
 """
 
 import logging
-from datetime import timedelta
+from collections.abc import Collection
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from casino.accounts.models import User
 from casino.errors import DomainError
-from holdem.db.locks import table_lock
+from holdem.db.locks import LockedTable, table_lock
 from holdem.models import Seat, Table, TableStatus, WaitingEntry
 from holdem.realtime.broadcast import LOBBY_GROUP, frame_message, send_on_commit, user_group
 from holdem.selectors.game_state import epoch_ms
@@ -34,7 +37,7 @@ SEATED = "seated"
 CLOSED = "closed"
 
 
-def waiting_join(*, table_id: int, user) -> int:
+def waiting_join(*, table_id: int, user: User) -> int:
     """Get in line for a seat at a room where every seat is taken or held for someone in line.
     Returns the player's place (1 is next)."""
     with transaction.atomic():
@@ -61,7 +64,7 @@ def waiting_join(*, table_id: int, user) -> int:
     return len(line)
 
 
-def waiting_leave(*, table_id: int, user) -> None:
+def waiting_leave(*, table_id: int, user: User) -> None:
     """Leave the line; a seat offered to the player (declined) goes to the next in line."""
     with transaction.atomic():
         table = _table_locked(table_id)
@@ -77,12 +80,12 @@ def waiting_leave(*, table_id: int, user) -> None:
         if mine.offered_seat is not None and table.status == TableStatus.OPEN:
             passed_on = _offer(line, mine.offered_seat, now, taken=_taken(table)) is not None
         reason = DECLINED if mine.offered_seat is not None else LEFT
-        kept_open = set() if passed_on else {user.pk}
+        kept_open: set[int] = set() if passed_on else {user.pk}
         if _tell(table, before, line, {user.pk: reason}, now, kept_open=kept_open):
             notify_table(table, TableChange("seats_held"))  # the table shows which seats are held
 
 
-def waiting_offer_held(*, table_id: int, user) -> int:
+def waiting_offer_held(*, table_id: int, user: User) -> int:
     """The seat offered to the player at this room, while the offer stands (taking it is a
     `sit` at that table, with a buy-in); refused when there is none."""
     entry = WaitingEntry.objects.filter(table_id=table_id, user=user).first()
@@ -95,7 +98,7 @@ def waiting_offer_held(*, table_id: int, user) -> int:
     return entry.offered_seat
 
 
-def waiting_seat_freed(table, seat_number: int) -> None:
+def waiting_seat_freed(table: LockedTable, seat_number: int) -> None:
     """A seat was given up (the caller holds the table lock): offer it to the first in line who
     holds no offer. One query when nobody waits. A closing room offers nothing (the sweep then
     empties its line)."""
@@ -110,7 +113,7 @@ def waiting_seat_freed(table, seat_number: int) -> None:
         _tell(table, before, line, {}, now)
 
 
-def waiting_seat_claim(table, *, seat: int, user) -> None:
+def waiting_seat_claim(table: LockedTable, *, seat: int, user: User) -> None:
     """`user` is about to sit in `seat` (the caller holds the table lock): a seat held for
     someone else in line is refused, and so is the player's own offer once its time ran out
     (even before the sweep passes it on). Sitting here takes the player out of this line."""
@@ -125,7 +128,11 @@ def waiting_seat_claim(table, *, seat: int, user) -> None:
             f"seat {seat + 1} is held for a player from the waiting list; join the list to be "
             "offered the next one",
         )
-    if holder is not None and holder.offer_expires_at <= now:
+    if (
+        holder is not None
+        and holder.offer_expires_at is not None
+        and holder.offer_expires_at <= now
+    ):
         raise DomainError("offer_expired", "your time to take this seat ran out")
     mine = next((entry for entry in line if entry.user_id == user.pk), None)
     if mine is None:
@@ -138,7 +145,7 @@ def waiting_seat_claim(table, *, seat: int, user) -> None:
     _tell(table, before, line, {user.pk: SEATED}, now)
 
 
-def waiting_offers_fire_due(now, *, silent_since=None) -> int:
+def waiting_offers_fire_due(now: datetime, *, silent_since: datetime | None = None) -> int:
     """The sweep (services/clock.py, every second): offers whose time ran out pass to the next
     in line; the lines of rooms closing or closed are emptied. An offer that ran out while the
     clock was silent (after `silent_since`: the site was down) gets a whole new time instead,
@@ -160,23 +167,25 @@ def waiting_offers_fire_due(now, *, silent_since=None) -> int:
     return removed
 
 
-def _table_locked(table_id: int) -> Table:
+def _table_locked(table_id: int) -> LockedTable:
     try:
         return table_lock(table_id)
     except Table.DoesNotExist:
         raise DomainError("no_such_room", "that room does not exist") from None
 
 
-def _line(table) -> list[WaitingEntry]:
+def _line(table: LockedTable) -> list[WaitingEntry]:
     """The room's line, first in line first (the caller holds the table lock)."""
     return list(WaitingEntry.objects.filter(table=table).order_by("id"))
 
 
-def _taken(table) -> set[int]:
+def _taken(table: LockedTable) -> set[int]:
     return set(Seat.objects.filter(table=table).values_list("number", flat=True))
 
 
-def _offer(line, seat_number: int, now, *, taken: set[int]) -> WaitingEntry | None:
+def _offer(
+    line: list[WaitingEntry], seat_number: int, now: datetime, *, taken: set[int]
+) -> WaitingEntry | None:
     """Hold `seat_number` for the first in line without an offer, for OFFER_SECONDS."""
     if seat_number in taken:
         return None
@@ -188,7 +197,7 @@ def _offer(line, seat_number: int, now, *, taken: set[int]) -> WaitingEntry | No
     return entry
 
 
-def _fire_table(table, now, silent_since) -> int:
+def _fire_table(table: LockedTable, now: datetime, silent_since: datetime | None) -> int:
     line = _line(table)
     before = _places(line)
     gone: dict[int, str] = {}
@@ -201,6 +210,7 @@ def _fire_table(table, now, silent_since) -> int:
         lapsed = [e for e in line if e.offer_expires_at is not None and e.offer_expires_at <= now]
         taken = _taken(table) if lapsed else set()
         for entry in lapsed:
+            assert entry.offer_expires_at is not None  # lapsed: it has a time
             if silent_since is not None and entry.offer_expires_at > silent_since:
                 entry.offer_expires_at = now + timedelta(seconds=OFFER_SECONDS)
                 entry.save(update_fields=["offer_expires_at"])
@@ -208,6 +218,7 @@ def _fire_table(table, now, silent_since) -> int:
             line.remove(entry)
             entry.delete()
             gone[entry.user_id] = LAPSED
+            assert entry.offered_seat is not None  # lapsed: it was offered one
             if _offer(line, entry.offered_seat, now, taken=taken) is None:
                 kept_open.add(entry.user_id)  # nobody left in line: the seat is simply free
     if _tell(table, before, line, gone, now, kept_open=kept_open):
@@ -215,7 +226,10 @@ def _fire_table(table, now, silent_since) -> int:
     return len(gone)
 
 
-def _places(line) -> dict[int, tuple]:
+type Places = dict[int, tuple[int, int | None, datetime | None]]
+
+
+def _places(line: list[WaitingEntry]) -> Places:
     """What each player in the line was told: their place and their offer."""
     return {
         entry.user_id: (place, entry.offered_seat, entry.offer_expires_at)
@@ -223,7 +237,14 @@ def _places(line) -> dict[int, tuple]:
     }
 
 
-def _tell(table, before: dict[int, tuple], line, gone: dict[int, str], now, kept_open=()) -> bool:
+def _tell(
+    table: LockedTable,
+    before: Places,
+    line: list[WaitingEntry],
+    gone: dict[int, str],
+    now: datetime,
+    kept_open: Collection[int] = (),
+) -> bool:
     """After commit: a `waiting` frame to each player whose place or offer changed or who left
     the line (`kept_open`: those whose seat went to nobody, the line being empty), and a
     `waiting_room` frame to the lobby when the number of seats held changed. The table row's
@@ -239,7 +260,7 @@ def _tell(table, before: dict[int, tuple], line, gone: dict[int, str], now, kept
         table.held_seats = held
         table.save(update_fields=["held_seats"])
     after = _places(line)
-    messages = []
+    messages: list[tuple[str, dict[str, Any]]] = []
     for place, entry in enumerate(line, 1):
         if before.get(entry.user_id) != after[entry.user_id]:
             frame = waiting_frame(table, entry, place=place, size=len(line), now=now)

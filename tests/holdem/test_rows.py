@@ -90,7 +90,7 @@ def test_on_postgresql_the_statements_are_prepared_once_per_connection_and_logge
         cursor.execute(
             "SELECT count(*) FROM pg_prepared_statements"
             " WHERE statement LIKE %s AND statement LIKE %s",
-            ["%FROM holdem_table WHERE holdem_table.id = $1%", "%FOR UPDATE"],
+            ["%FROM holdem_table WHERE holdem_table.id = $1%", "%FOR NO KEY UPDATE"],
         )
         assert cursor.fetchone()[0] == 1
 
