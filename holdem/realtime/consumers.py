@@ -173,6 +173,8 @@ def _encodable(value) -> bool:
 
 
 class TableConsumer(TrackedConsumer):
+    max_frame_bytes = MAX_FRAME_BYTES
+
     async def connect(self):
         self.user = self.scope.get("user")
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -189,15 +191,8 @@ class TableConsumer(TrackedConsumer):
         await self.send_snapshot()
         self.start_beating()
 
-    async def disconnect(self, code):
-        await self.close_tracked()
-
     async def receive(self, text_data=None, bytes_data=None):
-        if getattr(self, "revoked", True):
-            return  # signed out or evicted: nothing more is accepted on this socket
-        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
-        if size > MAX_FRAME_BYTES:
-            await self.close(code=CloseCode.TOO_BIG)
+        if await self.frame_refused(text_data, bytes_data):
             return
         if self.flooding():
             await self.send_json(

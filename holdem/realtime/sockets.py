@@ -48,6 +48,7 @@ class BusyGate:
 
 class TrackedConsumer(AsyncWebsocketConsumer):
     table_id: int | None = None
+    max_frame_bytes: int  # a frame over this closes the socket (docs/protocol.md): set by each kind
 
     async def dispatch(self, message):
         """Run the handler for `message`, without the trip to the database thread that Channels
@@ -130,6 +131,21 @@ class TrackedConsumer(AsyncWebsocketConsumer):
             CloseCode.TOO_MANY_SOCKETS,
             "too many open connections; this one, the oldest, was closed",
         )
+
+    async def disconnect(self, code):
+        await self.close_tracked()
+
+    async def frame_refused(self, text_data: str | None, bytes_data: bytes | None) -> bool:
+        """Whether a frame that came in is not to be read: the socket was revoked (signed out or
+        evicted: nothing more is accepted on it), or the frame is over `max_frame_bytes`, which
+        closes the socket."""
+        if getattr(self, "revoked", True):
+            return True
+        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
+        if size > self.max_frame_bytes:
+            await self.close(code=CloseCode.TOO_BIG)
+            return True
+        return False
 
     async def revoke(self, code: int, message: str) -> None:
         """Refuse every later frame, say why, and close."""
@@ -216,14 +232,8 @@ class SnapshotConsumer(TrackedConsumer):
         await self.send_snapshot()
         self.start_beating()
 
-    async def disconnect(self, code):
-        await self.close_tracked()
-
     async def receive(self, text_data=None, bytes_data=None):
-        if getattr(self, "revoked", True):
-            return
-        if len(text_data or bytes_data or "") > self.max_frame_bytes:
-            await self.close(code=CloseCode.TOO_BIG)
+        if await self.frame_refused(text_data, bytes_data):
             return
         try:
             frame = json.loads(text_data or "")
