@@ -38,8 +38,11 @@ def table_view_for(table: Table, user: User) -> dict[str, Any]:
         "table": public,
         "you": viewer_part(table, user),
     }
-    if table.in_hand and table.hand is not None:
-        snapshot["log"] = hand_log(table.hand)  # the table log survives a reload
+    # The table log survives a reload: the hand's so far, or between hands the last one's, as a
+    # page that stayed open still shows it.
+    record = table.hand if table.in_hand else table.last_hand
+    if record is not None:
+        snapshot["log"] = hand_log(record)
     snapshot["chat"] = chat_recent(table)
     snapshot["chat_muted"] = chat_muted_ids(user)
     return snapshot

@@ -97,7 +97,8 @@ def test_a_snapshot_mid_hand_carries_the_hands_public_log(seated, clock):
         legal = engine.legal_actions(current(table))
         table_act(table_id=table.pk, user=users[legal.seat], action="fold")
     table.refresh_from_db()
-    assert "log" not in table_view_for(table, users[0])  # between hands: the last hand's summary
+    between = table_view_for(table, users[0])["log"]  # between hands: the last hand's log
+    assert between[: len(log)] == log and between[-1]["kind"] == "hand_ended"
 
 
 def test_an_empty_table_shows_no_old_result(seated, clock):
