@@ -2,20 +2,42 @@
 dict `rules_of` makes) and says one rule in plain words, or None when the room has nothing to say.
 
 holdem/table_options.py gives each option its line; the figures the site fixes for every room
-(the time bank's refill) are defined here, so the dialog and the service state them once.
+(the time bank's refill, how long a departure is remembered, the idle turns that sit a player
+out, the all-in protections a day) are defined here, so the dialog and the services that
+apply them state them once.
 """
 
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 # RULES.md 1: a time bank grows back by BANK_REFILL_MS every BANK_REFILL_HANDS hands dealt.
 BANK_REFILL_MS = 5_000
 BANK_REFILL_HANDS = 10
+# RULES.md 2: how long a table remembers what a player who left it owed and held.
+DEPARTURE_MEMORY = timedelta(minutes=30)
+# RULES.md 2: this many turns in a row running out sit a player out.
+IDLE_TIMEOUTS = 2
+# RULES.md 5: all-in protections a player may have in PROTECTION_WINDOW.
+PROTECTIONS_PER_DAY = 2
+PROTECTION_WINDOW = timedelta(hours=24)
+
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+TIMES_WORDS = {1: "once", 2: "twice"}
 
 # The structures as a player reads them (static/js/format.js has the same words for the lobby).
 STRUCTURE_WORDS = {"no_limit": "No Limit", "pot_limit": "Pot Limit", "fixed_limit": "Fixed Limit"}
 
 type Options = Mapping[str, Any]
+
+
+def _span(length: timedelta) -> str:
+    minutes = int(length.total_seconds()) // 60
+    return f"{minutes // 60} hours" if minutes % 60 == 0 else f"{minutes} minutes"
+
+
+def _times(count: int) -> str:
+    return TIMES_WORDS.get(count, f"{count} times")
 
 
 def chips(amount: int) -> str:
@@ -75,7 +97,8 @@ def buy_in(o: Options) -> str:
     else:
         limits = "Your whole balance (you may bring less)."
     return (
-        f"{limits} Leaving and coming back within 30 minutes, you buy in for at least the chips "
+        f"{limits} Leaving and coming back within {_span(DEPARTURE_MEMORY)}, you buy in for at "
+        "least the chips "
         "you left with and still owe the blinds you missed."
     )
 
@@ -98,7 +121,8 @@ def disconnect(o: Options) -> str:
     if o["disconnect"] == "all_in_protection":
         return (
             f"{grace}Disconnected during a hand, you are treated as all in for what you have "
-            "already put in (side pots apply), at most twice in 24 hours; after that you are folded."
+            f"already put in (side pots apply), at most {_times(PROTECTIONS_PER_DAY)} in "
+            f"{_span(PROTECTION_WINDOW)}; after that you are folded."
         )
     return (
         f"{grace}Disconnected during a hand, you stay in it: your turn runs its full time, then "
@@ -110,7 +134,8 @@ def disconnect(o: Options) -> str:
 def turn(o: Options) -> str:
     return (
         f"{o['turn_seconds']} s to act; when it runs out you check, or fold if you owe chips. "
-        "Two turns in a row running out sit you out."
+        f"{NUMBER_WORDS.get(IDLE_TIMEOUTS, str(IDLE_TIMEOUTS)).capitalize()} turns in a row "
+        "running out sit you out."
     )
 
 

@@ -18,9 +18,7 @@ from django.utils import timezone
 from casino.accounts.models import LedgerEntry, LedgerKind, User
 from casino.errors import DomainError
 from holdem.models import Blinds, Departure, Seat, Table, TableStatus
-
-# RULES.md 2: how long a table remembers what a player who left it owed and held.
-DEPARTURE_MEMORY = timedelta(minutes=30)
+from holdem.rules_words import DEPARTURE_MEMORY
 
 
 @dataclass(frozen=True)

@@ -24,11 +24,10 @@ from holdem.engine.events import ActionTaken
 from holdem.engine.hand import Step
 from holdem.engine.view import result_view
 from holdem.models import Disconnect, HandAction, HandRecord, ProtectionUse, Seat
+from holdem.rules_words import IDLE_TIMEOUTS, PROTECTION_WINDOW, PROTECTIONS_PER_DAY
 from holdem.services.hand_end import hand_finish
 from holdem.services.notify import TableChange, notify_player, notify_table, table_change_publish
 from holdem.services.time_bank import bank_opens, bank_spent
-
-PROTECTIONS_PER_DAY = 2  # RULES.md 5
 
 # The table's columns a new turn changes, written with its event in one UPDATE.
 TURN_FIELDS = ("hand_state", "turn_deadline", "turn_token", "turn_bank_from", "hand_actions")
@@ -172,9 +171,6 @@ def hand_timeout(table: LockedTable, now: datetime) -> bool:
     return True
 
 
-IDLE_TIMEOUTS = 2  # RULES.md 2
-
-
 def _count_idle_turn(seat: Seat) -> bool:
     """RULES.md 2: a connected player whose turn times out twice in a row is sat out (this turn's
     check or fold still applies; blinds missed from now on are owed as for any sitting-out seat).
@@ -206,7 +202,7 @@ def hand_protect_disconnected(table: LockedTable, seat: Seat, now: datetime) -> 
     if table.disconnect != Disconnect.ALL_IN_PROTECTION or not table.in_hand or not seat.in_hand:
         return  # RULES.md 5: a player not in the hand uses no protection
     state = engine.state_from_json(table.hand_state)
-    since = now - timedelta(hours=24)
+    since = now - PROTECTION_WINDOW
     used = ProtectionUse.objects.filter(user=seat.user, used_at__gte=since).count()
     protect = used < PROTECTIONS_PER_DAY
     street = state.street
