@@ -117,6 +117,16 @@ def admin_sign_in(client):
     return sign_in
 
 
+@pytest.fixture
+def admin_client(admin_sign_in, make_player):
+    """A Django test client signed in to the admin as a superuser ("root"), past the second
+    factor (in place of pytest-django's fixture of that name, which knows no second factor)."""
+    admin = make_player("root")
+    admin.is_staff = admin.is_superuser = True
+    admin.save()
+    return admin_sign_in(admin)
+
+
 # `slow`: everything under tests/integration and tests/e2e (real servers, workers, a browser).
 # Added as each test is collected, so `-m "not slow"` (make test-fast) deselects them.
 SLOW_DIRS = tuple(

@@ -12,14 +12,6 @@ from tests.holdem.conftest import play_out
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def admin_client(admin_sign_in, make_player):
-    admin = make_player("root")
-    admin.is_staff = admin.is_superuser = True
-    admin.save()
-    return admin_sign_in(admin)  # a superuser passes the second factor too
-
-
 def test_a_room_is_created_from_a_preset_in_the_admin(admin_client):
     response = admin_client.post(
         reverse("admin:holdem_table_from_preset"), {"name": "Friday PL", "preset": "pl50"}

@@ -38,14 +38,6 @@ def deck_dealing(holes_in_deal_order: list[list[str]], board: list[str]) -> list
 
 
 @pytest.fixture
-def admin_client(admin_sign_in, make_player):
-    admin = make_player("root")
-    admin.is_staff = admin.is_superuser = True
-    admin.save()
-    return admin_sign_in(admin)
-
-
-@pytest.fixture
 def showdown_hand(seated, clock, monkeypatch):
     """Three players at No-Limit 50/100, the button on seat 0 (shown as seat 1). The button
     raises to 1,200 and both blinds call; on the flop the small blind bets 1,000, the big blind

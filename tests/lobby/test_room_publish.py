@@ -14,14 +14,6 @@ from tests.realtime.conftest import open_socket
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def admin_client(admin_sign_in, make_player):
-    admin = make_player("root")
-    admin.is_staff = admin.is_superuser = True
-    admin.save()
-    return admin_sign_in(admin)
-
-
 def room_frame(name):
     return lambda f: f["type"] == "room" and f["room"]["name"] == name
 
