@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from holdem import engine
 from holdem.models import DEADLINES_CLOCK, ClockBeat, Table
+from holdem.selectors.audit import audit_chips
 from holdem.services import (
     connection_close,
     connection_open,
@@ -134,8 +135,6 @@ def play_out(table, users, rng=None, choose=None):
 
 
 def chips_everywhere():
-    from holdem.selectors.audit import audit_chips
-
     audit = audit_chips()
     assert audit.ok, audit.summary()
     return audit

@@ -3,9 +3,11 @@
 import pytest
 
 from casino.accounts.models import LedgerEntry, LedgerKind
+from holdem import engine
 from holdem.engine.cards import new_deck
 from holdem.history.stored_hand import replay_record
 from holdem.models import HandRecord, Seat
+from holdem.services import hand_start as hand_service
 from holdem.services import table_act, table_leave
 from tests.holdem.conftest import chips_everywhere, current
 
@@ -32,8 +34,6 @@ def rigged(holes_in_deal_order: list[list[str]], board: list[str]) -> list[str]:
 
 @pytest.fixture
 def fixed_deck(monkeypatch):
-    from holdem.services import hand_start as hand_service
-
     def use(deck):
         monkeypatch.setattr(hand_service, "hand_deck", lambda: list(deck))
 
@@ -56,7 +56,6 @@ def test_a_heads_up_hand_to_showdown_pays_the_best_hand_in_every_preset(
     )
     while (state := current(table)) is not None:
         legal_seat = state.to_act
-        from holdem import engine
 
         legal = engine.legal_actions(state)
         table_act(
@@ -89,7 +88,6 @@ def test_a_three_way_all_in_makes_side_pots_paid_to_the_right_seats(
     # Deal order starts left of the button: seat 1, seat 2, seat 0.
     fixed_deck(rigged([["Kc", "Kd"], ["2c", "7d"], ["Ac", "Ad"]], ["Ah", "Kh", "8s", "4d", "3c"]))
     clock.advance(31)
-    from holdem import engine
 
     while (state := current(table)) is not None:
         legal = engine.legal_actions(state)

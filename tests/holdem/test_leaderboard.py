@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from holdem.models import HandRecord
 from holdem.selectors.stats import leaderboard, leaderboards
+from holdem.services import hand_start as hand_service
 from holdem.services import table_act
 from tests.holdem.conftest import current
 
@@ -20,7 +21,6 @@ pytestmark = pytest.mark.django_db
 def dated_hands(seated, clock, monkeypatch):
     """Two heads-up tables, the button always on seat 0 (it acts first before the flop, last
     after it). Returns the players by name; every hand is over without a showdown."""
-    from holdem.services import hand_start as hand_service
 
     monkeypatch.setattr(hand_service, "next_button", lambda previous, dealt, rng: 0)
     first, first_players = seated("nl50")

@@ -17,6 +17,7 @@ from django.test import Client
 from django.utils import timezone
 
 from holdem.models import Table
+from holdem.selectors.audit import audit_chips
 from holdem.services import deadlines_fire_due, room_create
 from tests.frames import follow
 from tests.socket_client import ReadingSocket, dial
@@ -181,6 +182,5 @@ def test_players_on_two_servers_play_one_hand_and_both_lobbies_follow(two_server
             await peer.ws.close()
 
     async_to_sync(scenario)()
-    from holdem.selectors.audit import audit_chips
 
     assert audit_chips().ok
