@@ -124,9 +124,8 @@ def deadlines_fire_due(now: datetime | None = None) -> dict[str, int]:
     )
     if silent_since is not None:
         fired["turns_renewed"] = turns_renew_after_downtime(since=silent_since, now=now)
-    due = [kind.due_filter(now) for kind in kinds]
-    tables = Table.objects.filter(reduce(or_, due)) if due else Table.objects.none()
-    for table_id in list(tables.values_list("pk", flat=True)):
+    due = Table.objects.filter(reduce(or_, (kind.due_filter(now) for kind in kinds)))
+    for table_id in list(due.values_list("pk", flat=True)):
         try:
             with transaction.atomic():
                 table = table_lock_unless_busy(table_id)
