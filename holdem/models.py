@@ -22,12 +22,22 @@ class TableStatus(models.TextChoices):
     CLOSED = "closed", "Closed"
 
 
+class TableKind(models.TextChoices):
+    """The kind of game a table plays (holdem/services/game_kinds.py answers for each)."""
+
+    CASH = "cash", "Cash game"
+    SIT_AND_GO = "sit_and_go", "Sit & Go"
+
+
 class Table(RoomOptions):
     """A room: its options (RULES.md 1, declared in holdem/table_options.py), its clock columns
     and the hand in progress."""
 
     name = models.CharField(max_length=80, unique=True)
     preset = models.CharField(max_length=32, blank=True)
+    kind = models.CharField(
+        max_length=12, choices=TableKind.choices, default=TableKind.CASH, editable=False
+    )
     status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.OPEN)
 
     # Clock columns (style.md 7: timers are data). Not indexed: every action moves the turn
@@ -53,6 +63,9 @@ class Table(RoomOptions):
         default=0, help_text="Actions logged in the hand in progress: the next one's index."
     )
     button_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # RULES.md 8, the dead button: last hand's blinds (the small blind None when it was dead).
+    small_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    big_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     hands_played = models.PositiveIntegerField(default=0)
     seq = models.PositiveBigIntegerField(
         default=0, help_text="Sequence number of the table's events."
@@ -249,6 +262,17 @@ class HandRecord(models.Model):
     final_state = models.TextField(
         blank=True, help_text="Engine JSON at the end (for showing an uncontested hand)."
     )
+    blinds = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="[small blind seat or null, big blind seat] where the hand placed them by the "
+        "dead button (RULES.md 8); null: the blinds follow the button (RULES.md 3).",
+    )
+    tournament = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="A tournament hand's header: {id, buy_in, fee, level} (level counts from 1).",
+    )
 
     class Meta:
         ordering = ["-id"]
@@ -404,3 +428,136 @@ class WaitingEntry(models.Model):
     def __str__(self) -> str:
         offer = f", offered seat {self.offered_seat}" if self.offered_seat is not None else ""
         return f"user {self.user_id} waits at table {self.table_id}{offer}"
+
+
+class SitGoTemplate(models.Model):
+    """What an admin sets for a Sit & Go (RULES.md 8). One tournament of each active template
+    is always taking entries; a tournament copies the figures it plays by when it opens."""
+
+    name = models.CharField(max_length=80, unique=True)
+    preset = models.CharField(max_length=32, blank=True)
+    active = models.BooleanField(
+        default=True, help_text="Keep one of these open for registration in the lobby."
+    )
+    seats = models.PositiveSmallIntegerField(default=6)
+    structure = models.CharField(
+        max_length=12, choices=Structure.choices, default=Structure.NO_LIMIT
+    )
+    buy_in = models.PositiveBigIntegerField(help_text="Wallet chips into the prize pool.")
+    fee = models.PositiveBigIntegerField(default=0, help_text="Wallet chips to the house.")
+    starting_stack = models.PositiveBigIntegerField(default=1500)
+    level_seconds = models.PositiveIntegerField(
+        default=600, help_text="Length of a level in seconds (RULES.md 8 level_minutes x 60)."
+    )
+    blind_schedule = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="[[small blind, big blind, ante], ...]; empty: the RULES.md 8 levels.",
+    )
+    payouts = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="[[up to N entrants, [percent of 1st, 2nd, ...]], ...]; empty: RULES.md 8.",
+    )
+    turn_seconds = models.PositiveSmallIntegerField(default=60)
+    time_bank_seconds = models.PositiveSmallIntegerField(default=30)
+    auto_muck = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = "Sit & Go template"
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(seats__gte=2, seats__lte=10), name="sitgo_seats_2_to_10"
+            ),
+            models.CheckConstraint(condition=models.Q(buy_in__gte=1), name="sitgo_buy_in_1"),
+            models.CheckConstraint(
+                condition=models.Q(starting_stack__gte=2), name="sitgo_starting_stack_2"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(level_seconds__gte=1), name="sitgo_level_seconds_1"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TournamentStatus(models.TextChoices):
+    REGISTERING = "registering", "Registering"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class Tournament(models.Model):
+    """One Sit & Go: its registrations, then its table, level clock, places and prizes.
+    The figures are the template's as they were when it opened."""
+
+    template = models.ForeignKey(SitGoTemplate, on_delete=models.PROTECT, related_name="+")
+    name = models.CharField(max_length=80)
+    status = models.CharField(
+        max_length=12, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERING
+    )
+    seats = models.PositiveSmallIntegerField()
+    structure = models.CharField(max_length=12, choices=Structure.choices)
+    buy_in = models.PositiveBigIntegerField()
+    fee = models.PositiveBigIntegerField()
+    starting_stack = models.PositiveBigIntegerField()
+    level_seconds = models.PositiveIntegerField()
+    blind_schedule = models.JSONField(help_text="[[small blind, big blind, ante], ...]")
+    payouts = models.JSONField(help_text="[[up to N entrants, [percents]], ...]")
+    turn_seconds = models.PositiveSmallIntegerField()
+    time_bank_seconds = models.PositiveSmallIntegerField()
+    auto_muck = models.BooleanField()
+    table = models.OneToOneField(
+        Table, null=True, blank=True, on_delete=models.PROTECT, related_name="tournament"
+    )
+    # The level clock (style.md 7: timers are data): the index of the level in force and when
+    # it ends; the next hand dealt after that is at the next level.
+    level = models.PositiveSmallIntegerField(default=0)
+    level_ends_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    entrants = models.PositiveSmallIntegerField(default=0)
+    prize_pool = models.PositiveBigIntegerField(default=0)
+    prizes_paid = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(prizes_paid__lte=models.F("prize_pool")),
+                name="tournament_prizes_within_pool",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (#{self.pk})"
+
+
+class TournamentEntry(models.Model):
+    """A player's registration in a tournament and, once they are out, their place and prize."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    registered_at = models.DateTimeField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    prize = models.PositiveBigIntegerField(default=0)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    out_in_hand = models.ForeignKey(
+        HandRecord, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["place", "registered_at", "id"]
+        verbose_name_plural = "tournament entries"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_entry_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tournament}"

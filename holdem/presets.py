@@ -59,3 +59,36 @@ PRESETS: dict[str, dict] = {
         "disconnect": "all_in_protection",
     },
 }
+
+
+# The Sit & Go templates shipped with the site (RULES.md 8, the table at the end of the section).
+# The levels and payouts are left empty: the RULES.md 8 defaults.
+SIT_AND_GO_PRESETS: dict[str, dict] = {
+    "sng6": {
+        "name": "Sit & Go 6",
+        "seats": 6,
+        "structure": "no_limit",
+        "buy_in": 1_000,
+        "fee": 100,
+        "starting_stack": 1_500,
+        "level_seconds": 10 * 60,
+    },
+    "sng9_turbo": {
+        "name": "Sit & Go 9 Turbo",
+        "seats": 9,
+        "structure": "no_limit",
+        "buy_in": 500,
+        "fee": 50,
+        "starting_stack": 1_500,
+        "level_seconds": 5 * 60,
+    },
+    "hu_hyper": {
+        "name": "Heads-up Hyper",
+        "seats": 2,
+        "structure": "no_limit",
+        "buy_in": 2_000,
+        "fee": 100,
+        "starting_stack": 500,
+        "level_seconds": 3 * 60,
+    },
+}

@@ -50,6 +50,10 @@ class LedgerKind(models.TextChoices):
     BUY_IN = "buy_in", "Buy-in (wallet to table)"
     CASH_OUT = "cash_out", "Cash-out (table to wallet)"
     REFILL = "refill", "Free chips"
+    TOURNAMENT_BUY_IN = "tournament_buy_in", "Tournament buy-in (to the prize pool)"
+    TOURNAMENT_FEE = "tournament_fee", "Tournament fee (to the house)"
+    TOURNAMENT_REFUND = "tournament_refund", "Tournament refund"
+    TOURNAMENT_PRIZE = "tournament_prize", "Tournament prize"
 
 
 # Kinds that bring chips into (or take them out of) the whole system, as opposed to moving them
