@@ -15,6 +15,7 @@ from holdem import engine
 from holdem.engine.cards import new_deck
 from holdem.history.pokerstars import pokerstars_text
 from holdem.models import HandAction, HandRecord, Seat, Table
+from holdem.services import game_kinds
 from holdem.services import hand_start as hand_service
 from holdem.services import table_act, table_post, table_show, table_sit_in, table_sit_out
 from tests.holdem.conftest import chips_everywhere, current, play_out
@@ -319,7 +320,7 @@ def check_or_call(legal):
 def test_a_call_all_in_that_wins_is_still_written_all_in(seated, clock, fixed_deck, monkeypatch):  # noqa: F811
     # Heads-up, button 0 (the small blind, acting first): seat 0 moves all in with 7-2, seat 1
     # calls all in for less with aces and wins, in the step that settles the hand.
-    monkeypatch.setattr(hand_service, "next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr(game_kinds, "next_button", lambda previous, dealt, rng: 0)
     table, users = seated("nl50", seats=(0, 1), stacks=[5_000, 2_000])
     fixed_deck(rigged([["Ah", "Ad"], ["7c", "2d"]], ["As", "Kd", "9h", "4c", "3s"]))
     clock.advance(31)
@@ -357,7 +358,7 @@ def test_a_returning_players_dead_small_and_live_big_blind_are_one_post(seated, 
 
 def test_the_uncontested_winners_show_is_in_the_text(seated, clock, monkeypatch):
     # RULES.md 4 [003]: the winner without a showdown chooses to show, after the hand.
-    monkeypatch.setattr(hand_service, "next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr(game_kinds, "next_button", lambda previous, dealt, rng: 0)
     table, users = seated("nl50", seats=(0, 1, 2))
     clock.advance(31)
     act_until_over(table, users, lambda legal: "fold")  # to the big blind, seat 2
@@ -378,7 +379,7 @@ def test_a_beaten_hand_shown_at_the_prompt_is_shown_in_the_text_and_not_mucked(
     monkeypatch,
 ):
     # RULES.md 4 [003]: without auto-muck, the beaten seat 0 is offered Show or Muck and shows.
-    monkeypatch.setattr(hand_service, "next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr(game_kinds, "next_button", lambda previous, dealt, rng: 0)
     table, users = seated("nl50", seats=(0, 1), buy_in=3_000)
     Seat.objects.filter(user=users[0]).update(auto_muck=False)
     fixed_deck(rigged([["Ah", "Ad"], ["8s", "7s"]], ["As", "Kd", "9h", "4c", "3c"]))
