@@ -72,8 +72,12 @@ def test_antes_are_posted_by_everyone_before_the_blinds_as_dead_money():
     state, events = start_hand(ANTE, seats({0: 1000, 1: 1000, 2: 1000}), 0, new_deck())
     posts = [(e.seat, e.blind, e.amount) for e in events if e.kind == "blind_posted"]
     # Dealing order, left of the button, then the small and the big blind.
-    assert posts == [(1, "ante", 25), (2, "ante", 25), (0, "ante", 25), (1, "small", 100)] + [
-        (2, "big", 200)
+    assert posts == [
+        (1, "ante", 25),
+        (2, "ante", 25),
+        (0, "ante", 25),
+        (1, "small", 100),
+        (2, "big", 200),
     ]
     assert events[0].ante == 25
     assert state.pot_total == 375 and state.bets == {0: 0, 1: 100, 2: 200}
@@ -170,7 +174,7 @@ def test_the_button_may_be_a_seat_nobody_is_dealt_in():
     """RULES.md 8: after the small blind busts the button stays on its empty seat; the blinds are
     placed as given, and after the flop the first to act is the first player left of it."""
     options = HandOptions(small_blind=10, big_blind=20)
-    state, events = start_hand(
+    state, _ = start_hand(
         options, seats({0: 500, 2: 500, 3: 500, 5: 500}), 1, new_deck(), blinds=(2, 3)
     )
     assert (state.button, state.small_blind_seat, state.big_blind_seat) == (1, 2, 3)
@@ -183,9 +187,7 @@ def test_the_first_to_act_after_the_flop_with_a_dead_button_is_left_of_the_butto
     """RULES.md 8: with the button on an empty seat after two busts, the small blind acts first
     after the flop, the big blind's left first before it."""
     options = HandOptions(small_blind=10, big_blind=20)
-    state, _ = start_hand(
-        options, seats({0: 500, 4: 500, 5: 500}), 3, new_deck(), blinds=(4, 5)
-    )
+    state, _ = start_hand(options, seats({0: 500, 4: 500, 5: 500}), 3, new_deck(), blinds=(4, 5))
     assert legal_actions(state).seat == 0
     for seat in (0, 4):
         state, _ = apply_action(state, seat, "call")

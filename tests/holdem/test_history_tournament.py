@@ -160,7 +160,9 @@ def test_the_pokerstars_text_has_the_tournament_header_and_the_antes(three_hande
         "carol: posts big blind 200",
     ]
     assert "small blind" not in text.split("*** SUMMARY ***")[0]
-    assert "alice collected 60 from main pot" in text and "bob collected 410 from side pot-1" in text
+    assert (
+        "alice collected 60 from main pot" in text and "bob collected 410 from side pot-1" in text
+    )
     check_against_the_record(record, parse(text))
 
 
@@ -196,10 +198,12 @@ def test_the_story_tells_the_antes_and_the_stakes_name_the_ante(three_handed):
 def test_the_replayer_steps_through_the_antes_and_a_dead_small_blind(three_handed):
     """RULES.md 8: the replayer shows each ante going in, no small blind, and ends with the
     stacks the hand ended with."""
-    record, users = three_handed
+    record, _ = three_handed
     replay = hand_replay(record, 0)
     steps = replay["steps"]
-    assert steps[0]["text"] == f"Hand #{record.pk} · blinds 100/200, ante 25 · Seat 2 has the button"
+    assert (
+        steps[0]["text"] == f"Hand #{record.pk} · blinds 100/200, ante 25 · Seat 2 has the button"
+    )
     posts = [step for step in steps if step["kind"] == "blind_posted"]
     assert [step["text"] for step in posts][:3] == [
         "bob posts the ante 25",

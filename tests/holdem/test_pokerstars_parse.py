@@ -203,7 +203,7 @@ def check_against_the_record(record: HandRecord, hand: Parsed) -> None:
         "big blind": options["big_blind"],
         "small & big blinds": options["small_blind"] + options["big_blind"],
     }
-    for name, what, amount, all_in in hand.posts:
+    for _name, what, amount, all_in in hand.posts:
         assert amount == blinds[what] or (all_in and amount < blinds[what]), (what, amount)
     antes = [name for name, what, _, _ in hand.posts if what == "the ante"]
     assert sorted(antes) == (sorted(by_name) if blinds["the ante"] else []), antes
