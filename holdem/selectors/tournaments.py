@@ -81,7 +81,7 @@ def sit_and_gos_for_lobby() -> list[dict[str, Any]]:
         Q(status__in=[TournamentStatus.REGISTERING, TournamentStatus.RUNNING])
         | Q(finished_at__gte=recent)
     )
-    order = {TournamentStatus.REGISTERING: 0, TournamentStatus.RUNNING: 1}
+    order: dict[str, int] = {TournamentStatus.REGISTERING: 0, TournamentStatus.RUNNING: 1}
     tournaments = sorted(listed, key=lambda t: (order.get(t.status, 2), t.template_id, -t.pk))
     names: dict[int, list[str]] = {t.pk: [] for t in tournaments}
     rows = TournamentEntry.objects.filter(tournament__in=tournaments).order_by(
@@ -193,6 +193,7 @@ def tournament_stats(user: User) -> dict[str, Any]:
     finishes: dict[int, int] = {}
     prizes_won = in_the_money = 0
     for place, prize in placed.values_list("place", "prize"):
+        assert place is not None  # filtered above
         finishes[place] = finishes.get(place, 0) + 1
         prizes_won += prize
         in_the_money += prize > 0

@@ -214,7 +214,7 @@ class SitAndGo:
         level = level_of(table.tournament, table.tournament.level)
         fixed_limit = table.structure == engine.Structure.FIXED_LIMIT
         return engine.HandOptions(
-            structure=table.structure,
+            structure=engine.Structure(table.structure),
             small_blind=level["small_blind"],
             big_blind=level["big_blind"],
             ante=level["ante"],

@@ -20,9 +20,8 @@ from holdem.history.story import hand_story, played_at_text
 from holdem.models import HandRecord
 from holdem.selectors.snapshot import previous_hand_for
 from holdem.selectors.table_view import public_table
-from holdem.services import game_kinds
+from holdem.services import game_kinds, table_act
 from holdem.services import hand_start as hand_service
-from holdem.services import table_act
 from tests.holdem.conftest import current, play_out
 from tests.holdem.test_fixed_decks import rigged
 

@@ -10,9 +10,7 @@ from django.urls import reverse
 
 from holdem.models import HandRecord
 from holdem.selectors.stats import leaderboard, leaderboards
-from holdem.services import game_kinds
-from holdem.services import hand_start as hand_service
-from holdem.services import table_act
+from holdem.services import game_kinds, table_act
 from tests.holdem.conftest import current
 
 pytestmark = pytest.mark.django_db

@@ -15,9 +15,15 @@ from holdem import engine
 from holdem.engine.cards import new_deck
 from holdem.history.pokerstars import pokerstars_text
 from holdem.models import HandAction, HandRecord, Seat, Table
-from holdem.services import game_kinds
+from holdem.services import (
+    game_kinds,
+    table_act,
+    table_post,
+    table_show,
+    table_sit_in,
+    table_sit_out,
+)
 from holdem.services import hand_start as hand_service
-from holdem.services import table_act, table_post, table_show, table_sit_in, table_sit_out
 from tests.holdem.conftest import chips_everywhere, current, play_out
 from tests.holdem.test_fixed_decks import fixed_deck, rigged  # noqa: F401  (fixture)
 

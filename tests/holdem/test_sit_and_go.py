@@ -95,7 +95,7 @@ def test_refused_registrations_change_nothing(sit_and_go, make_player, seated):
     player = make_player()
     tournament_register(tournament_id=first.pk, user=player)
     balance = wallet_balance(user=player)
-    table, users = seated(seats=(0,))
+    _, users = seated(seats=(0,))
     poor = make_player()
     cases = [
         (first, player, "already_registered"),

@@ -13,9 +13,8 @@ from casino.accounts.services import wallet_adjust
 from holdem.engine.cards import new_deck
 from holdem.models import HandRecord, Seat
 from holdem.selectors.stats import CHART_MAX_POINTS, ChipPoint, chip_chart, player_stats
-from holdem.services import game_kinds
+from holdem.services import game_kinds, table_act
 from holdem.services import hand_start as hand_service
-from holdem.services import table_act
 from tests.holdem.conftest import chips_everywhere, current
 
 pytestmark = pytest.mark.django_db

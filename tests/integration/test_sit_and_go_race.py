@@ -22,7 +22,7 @@ def test_two_players_racing_for_the_last_seat(postgres, make_player):
     template = SitGoTemplate.objects.create(
         name="Race", seats=3, buy_in=500, fee=50, starting_stack=1_000
     )
-    for round_number in range(5):  # several rounds, so the race really happens
+    for _ in range(5):  # several rounds, so the race really happens
         tournament = sit_and_go_open(template)
         tournament_register(tournament_id=tournament.pk, user=make_player())
         tournament_register(tournament_id=tournament.pk, user=make_player())
