@@ -329,3 +329,63 @@ def test_staff_cancel_before_the_start_refunds_everyone(sit_and_go, make_player,
         tournament_cancel(tournament_id=started.pk, actor=staff)
     assert refused.value.code == "tournament_started"
     chips_everywhere()
+
+
+def test_two_out_in_one_hand_with_the_same_chips_share_their_places(
+    sit_and_go, make_player, clock, monkeypatch
+):
+    """RULES.md 8: two players out in the same hand who began it with the same chips share
+    the prizes of the places they take (the odd chip to the first of them left of the button);
+    every player dealt in posts the ante first; the remainder of the pool goes to first place."""
+    from holdem.engine.cards import new_deck
+    from holdem.history.pokerstars import pokerstars_text
+    from holdem.services import game_kinds, hand_start
+    from holdem.services import tournaments as tournament_service
+
+    monkeypatch.setattr(tournament_service.secrets, "SystemRandom", lambda: random.Random(1))
+    monkeypatch.setattr(
+        game_kinds, "tournament_blinds", lambda previous, alive, rng: (alive[0], alive[1], alive[2])
+    )
+    tournament = sit_and_go(
+        seats=3,
+        buy_in=1_003,
+        fee=0,
+        starting_stack=500,
+        blind_schedule=[[10, 20, 5]],
+        payouts=[[10, [50, 30, 20]]],
+    )
+    players = [make_player() for _ in range(3)]
+    before = {p.pk: wallet_balance(user=p) for p in players}
+    register_all(tournament, players)
+    alive = sorted(tournament.entries.values_list("seat", flat=True))
+    button, small, big = alive
+    # Dealt one at a time from the small blind: small, big, button, then again. The button
+    # holds the aces; the board helps nobody else.
+    holes = {small: ("7c", "2d"), big: ("8h", "3s"), button: ("Ah", "Ad")}
+    order = [small, big, button]
+    deck = [holes[s][0] for s in order] + [holes[s][1] for s in order]
+    # A burn before each street; the board K Q 5 9 J makes nothing for the others.
+    deck += ["2c", "Kd", "Qs", "5h", "3c", "9c", "4s", "Jd"]
+    deck += [c for c in new_deck() if c not in deck]
+    monkeypatch.setattr(hand_start, "hand_deck", lambda: list(deck))
+    clock.advance(10)
+    table = tournament.table
+    record = HandRecord.objects.get(table=table)
+    assert record.options["ante"] == 5
+    users = {e.seat: e.user for e in tournament.entries.all()}
+    play_out(table, users, choose=lambda legal: "all_in" if "all_in" in legal.actions else "call")
+    tournament.refresh_from_db()
+    entries = {e.seat: e for e in tournament.entries.all()}
+    assert tournament.status == TournamentStatus.FINISHED
+    # 3,009 in the pool: 50/30/20 are 1,504 + 902 + 601, the 2 left over to first place.
+    assert (entries[button].place, entries[button].prize) == (1, 1_506)
+    # Second and third shared: 902 + 601 = 1,503; the odd chip to the small blind (the first
+    # of them left of the button).
+    assert (entries[small].place, entries[small].prize) == (2, 752)
+    assert (entries[big].place, entries[big].prize) == (2, 751)
+    for entry in entries.values():
+        assert wallet_balance(user=entry.user) == before[entry.user_id] - 1_003 + entry.prize
+    text = pokerstars_text(HandRecord.objects.get(pk=record.pk))
+    assert f"Tournament #{tournament.pk}, 1003+0 Hold'em No Limit - Level I (10/20)" in text
+    assert text.count("posts the ante 5") == 3
+    chips_everywhere()
