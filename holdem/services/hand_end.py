@@ -13,7 +13,7 @@ from holdem import engine
 from holdem.db import rows
 from holdem.db.locks import LockedTable, seats_lock
 from holdem.engine.view import result_view
-from holdem.models import Seat, TableStatus
+from holdem.models import HandRecord, Seat, TableStatus
 from holdem.services.countdown import countdown_after_hand
 from holdem.services.game_kinds import game_kind_of
 from holdem.services.notify import TableChange, notify_table, table_change_publish
@@ -49,29 +49,7 @@ def hand_finish(
         seats[number].stack = stack
         seats[number].in_hand = False
     rows.save_many([seats[n] for n in result.final_stacks], ["stack", "in_hand"])
-    record.ended_at = now
-    record.board = list(state.board)
-    record.pots = [
-        {
-            "amount": p.amount,
-            "eligible": list(p.eligible),
-            "winners": list(p.winners),
-            "shares": {str(k): v for k, v in p.shares.items()},
-            "rake": p.rake,
-        }
-        for p in result.pots
-    ]
-    record.shown = {str(k): list(v) for k, v in result.shown.items()}
-    record.rake = result.rake
-    record.result = result_view(result)
-    record.final_state = engine.state_to_json(state)
-    for player in record.players:
-        player["stack_after"] = result.final_stacks[player["seat"]]
-        player["net"] = result.net[player["seat"]]
-    rows.save_fields(
-        record,
-        ["ended_at", "board", "pots", "shown", "rake", "result", "final_state", "players"],
-    )
+    rows.save_fields(record, record_result(record, state, now))
     table.rake_collected += result.rake
     table.hand_state = ""
     table.hand = None
@@ -139,6 +117,33 @@ def hand_finish(
     if seconds is not None:
         change = TableChange("countdown", {"seconds": seconds}, seats=remaining, balances=False)
         rows.save_fields(table, [*table_change_publish(table, change), "next_hand_at"])
+
+
+def record_result(record: HandRecord, state: engine.HandState, now: datetime) -> list[str]:
+    """Complete the hand's record from the finished `state` (board, pots, shown, rake, result,
+    each player's stack after and net); returns the fields set, for the caller to save."""
+    result = state.result
+    assert result is not None, "a record is completed once the hand is over"
+    record.ended_at = now
+    record.board = list(state.board)
+    record.pots = [
+        {
+            "amount": p.amount,
+            "eligible": list(p.eligible),
+            "winners": list(p.winners),
+            "shares": {str(k): v for k, v in p.shares.items()},
+            "rake": p.rake,
+        }
+        for p in result.pots
+    ]
+    record.shown = {str(k): list(v) for k, v in result.shown.items()}
+    record.rake = result.rake
+    record.result = result_view(result)
+    record.final_state = engine.state_to_json(state)
+    for player in record.players:
+        player["stack_after"] = result.final_stacks[player["seat"]]
+        player["net"] = result.net[player["seat"]]
+    return ["ended_at", "board", "pots", "shown", "rake", "result", "final_state", "players"]
 
 
 def _sit_out_disconnected(seats: Iterable[Seat]) -> None:

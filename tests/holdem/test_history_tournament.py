@@ -10,12 +10,12 @@ import pytest
 
 from holdem import engine
 from holdem.engine.cards import new_deck
-from holdem.engine.view import result_view
 from holdem.history.pokerstars import pokerstars_text, roman
 from holdem.history.replayer import hand_replay
 from holdem.history.stored_hand import hand_log, replay_record
 from holdem.history.story import hand_story
 from holdem.models import HandAction, HandRecord
+from holdem.services.hand_end import record_result
 from tests.holdem.test_pokerstars_parse import check_against_the_record, parse
 
 pytestmark = pytest.mark.django_db
@@ -74,26 +74,7 @@ def stored_hand(table, users, *, options, stacks, button, blinds, deck, moves, t
             street=street,
         )
     assert state.is_over
-    result = state.result
-    record.ended_at = STARTED
-    record.board = list(state.board)
-    record.pots = [
-        {
-            "amount": p.amount,
-            "eligible": list(p.eligible),
-            "winners": list(p.winners),
-            "shares": {str(k): v for k, v in p.shares.items()},
-            "rake": p.rake,
-        }
-        for p in result.pots
-    ]
-    record.shown = {str(k): list(v) for k, v in result.shown.items()}
-    record.rake = result.rake
-    record.result = result_view(result)
-    record.final_state = engine.state_to_json(state)
-    for player in record.players:
-        player["stack_after"] = result.final_stacks[player["seat"]]
-        player["net"] = result.net[player["seat"]]
+    record_result(record, state, STARTED)
     record.save()
     return record
 
