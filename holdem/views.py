@@ -1,5 +1,5 @@
 """Hand history pages: the player's own recent hands, each hand's record and replayer, and a
-PokerStars-format download of each."""
+PokerStars-format download of each; the table page, the statistics and a Sit & Go's results."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -10,10 +10,11 @@ from django.utils.text import capfirst
 from casino.errors import DomainError
 from holdem.history.pokerstars import pokerstars_text
 from holdem.history.replayer import hand_replay
-from holdem.models import HandRecord, Seat, Table, TableStatus
+from holdem.models import HandRecord, Seat, Table, TableStatus, Tournament
 from holdem.selectors.hand_history import hand_before, hand_summary_for, hands_of
 from holdem.selectors.lobby import rooms_for_lobby
 from holdem.selectors.stats import chip_chart, leaderboards, player_stats
+from holdem.selectors.tournaments import tournament_results, tournament_stats
 from holdem.services import table_switch, wallet_refill
 
 
@@ -43,6 +44,8 @@ def hand_detail(request, hand_id):
     hand = {
         **hand_summary_for(record, request.user),
         "previous_hand_id": hand_before(record, request.user),
+        # RULES.md 8: a tournament's hand links to the tournament's results page.
+        "tournament_id": (record.tournament or {}).get("id"),
     }
     replay = {
         **hand_replay(record, viewer_seat=hand["your_seat"]),
@@ -110,7 +113,42 @@ def stats_page(request):
     """The player's own numbers over every hand they finished, and their chips over time."""
     stats = player_stats(request.user)
     return render(
-        request, "holdem/stats.html", {"stats": stats, "chart": chip_chart(stats.history)}
+        request,
+        "holdem/stats.html",
+        {
+            "stats": stats,
+            "chart": chip_chart(stats.history),
+            "tournaments": tournament_stats(request.user),
+        },
+    )
+
+
+@login_required
+def tournament_page(request, tournament_id):
+    """RULES.md 8: a Sit & Go's results: its places and prizes, and its hands. Any signed-in
+    player may read it (the lobby links it); a hand opens for those who played it, as always."""
+    try:
+        results = tournament_results(tournament_id)
+    except Tournament.DoesNotExist:
+        raise Http404("no such tournament") from None
+    ids = [hand["id"] for hand in results["hands"]]
+    if request.user.is_staff:
+        yours = set(ids)
+    else:
+        yours = set(
+            HandRecord.objects.filter(pk__in=ids, participants__user=request.user).values_list(
+                "pk", flat=True
+            )
+        )
+    return render(
+        request,
+        "holdem/tournament.html",
+        {
+            "results": results,
+            "tournament": results["tournament"],
+            "hands": [{**hand, "yours": hand["id"] in yours} for hand in results["hands"]],
+            "viewer": request.user.get_username(),
+        },
     )
 
 

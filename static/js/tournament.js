@@ -42,11 +42,11 @@ export function levelSecondsLeft(t, now) {
   return secondsUntil(t.level_ends_at, now);
 }
 
-/** The words after "Next level in": the time, or what happens at zero. */
+/** When the next level starts: "in 4:05", or at zero "with the next hand". */
 export function levelCountdownText(t, now) {
   const left = levelSecondsLeft(t, now);
   if (left === null) return "";
-  return left > 0 ? clockText(left) : "from the next hand";
+  return left > 0 ? `in ${clockText(left)}` : "with the next hand";
 }
 
 export function playersLeftText(t) {
@@ -71,12 +71,17 @@ export function finishOf(t, username) {
   return { place: mine.place, prize: mine.prize || 0, won: mine.place === 1 };
 }
 
+/** "You finished 4th" or "You won the tournament". */
+export function finishTitle(finish) {
+  if (!finish) return "";
+  return finish.won ? "You won the tournament" : `You finished ${ordinal(finish.place)}`;
+}
+
 /** "You finished 4th", "You finished 2nd and won 350 chips", "You won the tournament and 650 chips". */
 export function finishWords(finish) {
   if (!finish) return "";
-  if (finish.won) return finish.prize > 0 ? `You won the tournament and ${chips(finish.prize)} chips` : "You won the tournament";
-  const placed = `You finished ${ordinal(finish.place)}`;
-  return finish.prize > 0 ? `${placed} and won ${chips(finish.prize)} chips` : placed;
+  if (!(finish.prize > 0)) return finishTitle(finish);
+  return finish.won ? `${finishTitle(finish)} and ${chips(finish.prize)} chips` : `${finishTitle(finish)} and won ${chips(finish.prize)} chips`;
 }
 
 /** The tournament's winner, once it is over. */

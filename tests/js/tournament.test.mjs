@@ -8,6 +8,7 @@ import {
   blindsText,
   clockText,
   finishOf,
+  finishTitle,
   finishWords,
   levelCountdownText,
   levelSecondsLeft,
@@ -54,10 +55,10 @@ test("RULES.md 8: the table shows the level with its blinds and ante, and the le
 
 test("RULES.md 8: how long until the next level starts, by the server's clock", () => {
   assert.equal(levelSecondsLeft(panel(), NOW), 245);
-  assert.equal(levelCountdownText(panel(), NOW), "4:05");
-  assert.equal(levelCountdownText(panel(), NOW + 244_001), "0:01");
+  assert.equal(levelCountdownText(panel(), NOW), "in 4:05");
+  assert.equal(levelCountdownText(panel(), NOW + 244_001), "in 0:01");
   // The level changes from the next hand dealt: at zero, say so rather than count below it.
-  assert.equal(levelCountdownText(panel(), NOW + 300_000), "from the next hand");
+  assert.equal(levelCountdownText(panel(), NOW + 300_000), "with the next hand");
   // Finished: the clock has stopped.
   assert.equal(levelSecondsLeft(panel({ status: "finished", level_ends_at: null }), NOW), null);
   assert.equal(levelCountdownText(panel({ status: "finished", level_ends_at: null }), NOW), "");
@@ -80,6 +81,8 @@ test("RULES.md 8: a player out sees their place, and their prize when there is o
   assert.equal(finishWords(finishOf(panel(), "dave")), "You finished 5th");
   assert.equal(finishWords({ place: 2, prize: 2100, won: false }), "You finished 2nd and won 2,100 chips");
   assert.equal(finishWords({ place: 1, prize: 3900, won: true }), "You won the tournament and 3,900 chips");
+  assert.equal(finishTitle({ place: 1, prize: 3900, won: true }), "You won the tournament");
+  assert.equal(finishTitle({ place: 2, prize: 2100, won: false }), "You finished 2nd");
   // Still in, or only watching: no finish.
   assert.equal(finishOf(panel(), "ann"), null);
   assert.equal(finishOf(panel(), ""), null);
