@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.dateparse import parse_datetime
 from django.utils.text import capfirst
 
 from casino.errors import DomainError
@@ -126,12 +127,14 @@ def stats_page(request):
 @login_required
 def tournament_page(request, tournament_id):
     """RULES.md 8: a Sit & Go's results: its places and prizes, and its hands. Any signed-in
-    player may read it (the lobby links it); a hand opens for those who played it, as always."""
+    player may read it (the lobby links it); a hand opens for those dealt into it, as always."""
     try:
         results = tournament_results(tournament_id)
     except Tournament.DoesNotExist:
         raise Http404("no such tournament") from None
+    tournament = results["tournament"]
     ids = [hand["id"] for hand in results["hands"]]
+    # The hands this viewer may open (hand_detail's own rule): theirs, or all of them for staff.
     if request.user.is_staff:
         yours = set(ids)
     else:
@@ -144,12 +147,24 @@ def tournament_page(request, tournament_id):
         request,
         "holdem/tournament.html",
         {
-            "results": results,
-            "tournament": results["tournament"],
-            "hands": [{**hand, "yours": hand["id"] in yours} for hand in results["hands"]],
+            "tournament": tournament,
+            "entrants": results.get("entrants", tournament.get("entrants")),
+            "started_at": _moment(tournament.get("started_at")),
+            "finished_at": _moment(tournament.get("finished_at")),
+            "places": results["places"],
+            "hands": [
+                {**hand, "started_at": _moment(hand.get("started_at")), "yours": hand["id"] in yours}
+                for hand in results["hands"]
+            ],
+            "your_hands": yours,
             "viewer": request.user.get_username(),
         },
     )
+
+
+def _moment(value):
+    """A datetime from the selector, or the ISO text of one, for the `date` filter."""
+    return parse_datetime(value) if isinstance(value, str) else value
 
 
 @login_required

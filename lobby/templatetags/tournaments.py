@@ -2,6 +2,7 @@
 -> "10 min", `{{ s|seats_left }}`, and `{% your_tournaments %}`, the player's own tournaments on their profile."""
 
 from django import template
+from django.utils.dateparse import parse_datetime
 
 from holdem.selectors.tournaments import tournaments_of
 
@@ -36,4 +37,10 @@ def level_length(sit_and_go) -> str:
 
 @register.inclusion_tag("lobby/_your_tournaments.html", takes_context=True)
 def your_tournaments(context):
-    return {"tournaments": tournaments_of(context["request"].user)}
+    # The list's times are ISO text (JSON-ready); the page writes them as dates.
+    return {
+        "tournaments": [
+            {**t, "finished_at": parse_datetime(t["finished_at"]) if t["finished_at"] else None}
+            for t in tournaments_of(context["request"].user)
+        ]
+    }
