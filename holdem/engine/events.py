@@ -91,19 +91,23 @@ def event[E: Event](cls: type[E]) -> type[E]:
 
 @event
 class HandStarted(Event):
+    """small_blind_seat: None for a dead small blind; ante: each player's (RULES.md 8)."""
+
     kind = "hand_started"
     button: int
-    small_blind_seat: int
+    small_blind_seat: int | None
     big_blind_seat: int
     small_blind: int
     big_blind: int
     structure: Structure
-    stacks: Mapping[int, int]  # seat -> chips before the blinds
+    stacks: Mapping[int, int]  # seat -> chips before the antes and blinds
+    ante: int = 0
 
 
 @event
 class BlindPosted(Event):
-    """blind: "small", "big", "post" (a live big blind on entry or return) or "dead"."""
+    """blind: "small", "big", "post" (a live big blind on entry or return), "dead" (a dead
+    small blind with it) or "ante" (RULES.md 8: dead money posted before the blinds)."""
 
     kind = "blind_posted"
     seat: int

@@ -24,7 +24,7 @@ from holdem.engine.events import (
 from holdem.engine.frozen import FrozenDict
 from holdem.engine.names import CHECK, FOLD, PREFLOP, Action
 from holdem.engine.options import HandOptions
-from holdem.engine.positions import blind_indexes
+from holdem.engine.positions import blind_indexes, given_blind_indexes
 from holdem.engine.rounds import proceed, round_start_increment
 from holdem.engine.state import POSTS, HandState, PlayerState, SeatIn
 
@@ -48,12 +48,20 @@ Step = tuple[HandState, list[Event]]  # what every move returns: the new state a
 
 
 def start_hand(
-    options: HandOptions, seats: Sequence[SeatIn], button: int, deck: Sequence[str]
+    options: HandOptions,
+    seats: Sequence[SeatIn],
+    button: int,
+    deck: Sequence[str],
+    *,
+    blinds: tuple[int | None, int] | None = None,
 ) -> Step:
-    """Deal a hand: post the blinds, deal two hole cards each, and find the first to act.
+    """Deal a hand: post the antes and the blinds, deal two hole cards each, and find the
+    first to act.
 
     `seats` are the players dealt in, in any order; clockwise is increasing seat number.
     `deck` is the shuffled deck; cards are dealt from its front (docs/engine-api.md).
+    `blinds`: (small blind seat or None for a dead small blind, big blind seat), placed by the
+    caller (RULES.md 8, the dead button) instead of derived from the button (RULES.md 3).
     Bad input raises ValueError.
     """
     seat_ins = _checked_seats(options, seats, button)
@@ -64,7 +72,12 @@ def start_hand(
         raise ValueError(f"deck: need at least {needed} distinct card codes")
 
     # Clockwise is increasing seat number; the first dealt seat left of the button starts.
-    after_button, small, big = blind_indexes([s.seat for s in seat_ins], button)
+    order = [s.seat for s in seat_ins]
+    small: int | None
+    if blinds is None:
+        after_button, small, big = blind_indexes(order, button)
+    else:
+        after_button, small, big = given_blind_indexes(order, button, blinds)
 
     # RULES.md 3: two hole cards each, one at a time clockwise, starting left of the button.
     holes = {}
@@ -78,15 +91,20 @@ def start_hand(
     events: list[Event] = [
         HandStarted(
             button=button,
-            small_blind_seat=seat_ins[small].seat,
+            small_blind_seat=None if small is None else seat_ins[small].seat,
             big_blind_seat=seat_ins[big].seat,
             small_blind=options.small_blind,
             big_blind=options.big_blind,
             structure=options.structure,
             stacks=FrozenDict({s.seat: s.stack for s in seat_ins}),
+            ante=options.ante,
         )
     ]
-    _post(players, small, options.small_blind, 0, "small", events)
+    if options.ante:
+        for step in range(count):
+            _post_ante(players, (after_button + step) % count, options.ante, events)
+    if small is not None:  # (None: RULES.md 8, a dead small blind nobody posts)
+        _post(players, small, options.small_blind, 0, "small", events)
     _post(players, big, options.big_blind, 0, "big", events)
     for step in range(1, count + 1):
         index = (big + step) % count
@@ -173,6 +191,17 @@ def _post(
         committed=p.committed + live + dead,
         dead=p.dead + dead,
     )
+
+
+def _post_ante(players: list[PlayerState], index: int, ante: int, events: list[Event]) -> None:
+    """RULES.md 8: the ante, or all the player has (then they are all in), before the blinds.
+    It is dead money: in `committed` (so the pots count it, and a player all in from the ante
+    is eligible for what they put in from each player), never in `bet` (not toward a call).
+    A player all in from the ante posts no blind after it; the big blind to call stays full."""
+    p = players[index]
+    chips = min(ante, p.stack)
+    events.append(BlindPosted(seat=p.seat, blind="ante", amount=chips, all_in=chips == p.stack))
+    players[index] = p.replace(stack=p.stack - chips, committed=p.committed + chips)
 
 
 def _index_of(state: HandState, seat: object) -> int:

@@ -31,6 +31,9 @@ HAND_OPTION_NAMES = frozenset(
         "rake_cap",
     }
 )
+# RULES.md 8: options a tournament's hand has and a cash room does not (the level's ante).
+# from_rules reads them too; they are not table options (holdem/table_options.py).
+TOURNAMENT_OPTION_NAMES = frozenset({"ante"})
 
 
 def is_chips(value: object) -> TypeGuard[int]:
@@ -60,6 +63,7 @@ class HandOptions:
     min_raise: str = "full"
     rake_percent: int | float = 0
     rake_cap: int | None = None
+    ante: int = 0  # RULES.md 8: posted by every player dealt in, dead money (cash rooms: 0)
 
     def __post_init__(self) -> None:
         # A plain string becomes its Structure (equal to it: stored options read back equal).
@@ -76,6 +80,8 @@ class HandOptions:
             raise ValueError("rake_percent: must be a number from 0 to 100")
         if self.rake_cap is not None and (not is_chips(self.rake_cap) or self.rake_cap < 0):
             raise ValueError("rake_cap: must be None or whole chips, 0 or more")
+        if not is_chips(self.ante) or self.ante < 0:
+            raise ValueError("ante: must be whole chips, 0 or more")
         for name in ("small_bet", "big_bet"):
             value = getattr(self, name)
             if value is not None and (not is_chips(value) or value < 1):
@@ -101,13 +107,14 @@ class HandOptions:
         """Options from RULES.md section 1 names; `stacks` (chips of the players dealt in) are
         needed for `blinds: "dynamic"` unless `small_blind`/`big_blind` are given already.
 
-        Only HAND_OPTION_NAMES are read; another name (a table's own option such as `seats`, or
-        a typo) or a bad value raises ValueError naming the option.
+        Only HAND_OPTION_NAMES and TOURNAMENT_OPTION_NAMES (the ante) are read; another name (a
+        table's own option such as `seats`, or a typo) or a bad value raises ValueError naming
+        the option.
         """
         if not isinstance(rules, Mapping):
             raise ValueError("options: must be a mapping of RULES.md option names")
         for name in rules:
-            if name not in HAND_OPTION_NAMES:
+            if name not in HAND_OPTION_NAMES and name not in TOURNAMENT_OPTION_NAMES:
                 raise ValueError(f"{name}: unknown option")
         structure = _structure(rules.get("structure", Structure.NO_LIMIT))
         small_bet = _optional_chips(rules, "small_bet")
@@ -147,6 +154,9 @@ class HandOptions:
 
         raise_cap = _optional_count(rules, "raise_cap")
         rake_cap = _optional_count(rules, "rake_cap")
+        ante = rules.get("ante", 0)
+        if not is_chips(ante) or ante < 0:
+            raise ValueError("ante: must be whole chips, 0 or more")
         return cls(
             structure=structure,
             small_blind=small_blind,
@@ -157,6 +167,7 @@ class HandOptions:
             min_raise=rules.get("min_raise", "full"),
             rake_percent=rules.get("rake_percent", 0),
             rake_cap=rake_cap,
+            ante=ante,
         )
 
 

@@ -192,7 +192,7 @@ class _HandChanges(TypedDict, total=False):
     button: int
     players: tuple[PlayerState, ...]
     stub: tuple[str, ...]
-    small_blind_index: int
+    small_blind_index: int | None
     big_blind_index: int
     board: tuple[str, ...]
     street: Street
@@ -220,7 +220,7 @@ class HandState:
     button: int
     players: tuple[PlayerState, ...]
     stub: tuple[str, ...]
-    small_blind_index: int
+    small_blind_index: int | None
     big_blind_index: int
     board: tuple[str, ...] = ()
     street: Street = Street.PREFLOP
@@ -238,7 +238,7 @@ class HandState:
         button: int,
         players: tuple[PlayerState, ...],
         stub: tuple[str, ...],
-        small_blind_index: int,
+        small_blind_index: int | None,
         big_blind_index: int,
         board: tuple[str, ...] = (),
         street: Street = Street.PREFLOP,
@@ -283,8 +283,10 @@ class HandState:
         return None if self.actor is None else self.players[self.actor].seat
 
     @property
-    def small_blind_seat(self) -> int:
-        return self.players[self.small_blind_index].seat
+    def small_blind_seat(self) -> int | None:
+        """None when the small blind is dead: nobody posts it (RULES.md 8)."""
+        index = self.small_blind_index
+        return None if index is None else self.players[index].seat
 
     @property
     def big_blind_seat(self) -> int:
@@ -294,8 +296,15 @@ class HandState:
     def lead_index(self) -> int:
         """Index of the first player left of the button: first to act after the flop, first
         to show without an aggressor, first to get odd chips. Heads-up the button is the small
-        blind, so that is the big blind (RULES.md 3)."""
-        return self.big_blind_index if len(self.players) == 2 else self.small_blind_index
+        blind, so that is the big blind (RULES.md 3 and 8). With the button on a seat not
+        dealt in, or a dead small blind (RULES.md 8), the first dealt seat after the button."""
+        if len(self.players) == 2:
+            return self.big_blind_index
+        button = self.button
+        for index, player in enumerate(self.players):
+            if player.seat > button:
+                return index
+        return 0
 
     @property
     def seats(self) -> tuple[int, ...]:

@@ -45,6 +45,7 @@ def view(state: HandState, seat: int | None = None) -> dict[str, Any]:
         "structure": options.structure,
         "small_blind": options.small_blind,
         "big_blind": options.big_blind,
+        "ante": options.ante,
         "current_bet": state.current_bet,
         "pot_total": state.pot_total,
         "pots": _pots(state),
