@@ -147,7 +147,7 @@ export class SitAndGoList {
         el("p", { class: "sng-state" }, stateText(s)),
       ),
       el("td", { class: "num", dataset: { label: "Players" } }, el("b", { class: "sng-taken" }, String(s.registered)), `/${s.seats}`),
-      el("td", { class: "num", dataset: { label: "Buy-in" } }, el("span", { class: "sng-entry" }, entryText(s))),
+      el("td", { class: "num sng-entry-cell", dataset: { label: "Buy-in + fee" } }, el("span", { class: "sng-entry" }, entryText(s))),
       el("td", { class: "num", dataset: { label: "Stack" } }, chips(s.starting_stack)),
       el("td", { class: "num", dataset: { label: "Levels" } }, speedText(s)),
       el(

@@ -91,7 +91,7 @@ export class TournamentPanel {
         el("li", {}, el("span", { class: "prize-place" }, row.place), el("span", { class: "prize-chips" }, row.prize), row.username ? el("span", { class: "prize-who" }, row.username) : null),
       ),
     );
-    box.replaceChildren(
+    const parts = [
       el(
         "div",
         { class: "tournament-head" },
@@ -101,7 +101,8 @@ export class TournamentPanel {
       finish ? el("p", { class: `tournament-finish${finish.won ? " won" : ""}` }, `${finishWords(finish)}.`) : null,
       facts,
       prizes,
-    );
+    ];
+    box.replaceChildren(...parts.filter(Boolean));
     this.tick(this.app.serverNow());
   }
 
