@@ -153,7 +153,11 @@ def tournament_page(request, tournament_id):
             "finished_at": _moment(tournament.get("finished_at")),
             "places": results["places"],
             "hands": [
-                {**hand, "started_at": _moment(hand.get("started_at")), "yours": hand["id"] in yours}
+                {
+                    **hand,
+                    "started_at": _moment(hand.get("started_at")),
+                    "yours": hand["id"] in yours,
+                }
                 for hand in results["hands"]
             ],
             "your_hands": yours,
