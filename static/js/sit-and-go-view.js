@@ -34,6 +34,7 @@ export class SitAndGoList {
     this.held = sitAndGosFrom(served);
     this.errors = new Map(); // tournament id -> the server's answer to a click
     this.busy = new Set(); // tournament ids with a click on its way
+    this.focusAfter = null;
     this.render();
   }
 
@@ -64,6 +65,7 @@ export class SitAndGoList {
   async send(s, action) {
     if (this.busy.has(s.id)) return;
     this.busy.add(s.id);
+    this.focusAfter = s.id; // the button is disabled meanwhile, and so loses the focus: give it back
     this.errors.delete(s.id);
     this.render();
     try {
@@ -97,12 +99,16 @@ export class SitAndGoList {
     const shown = orderedSitAndGos(this.held);
     // A row whose button has focus is drawn again: keep the focus on the same button.
     const focused = document.activeElement && document.activeElement.closest ? document.activeElement.closest("[data-sit-and-go-id] [data-action]") : null;
-    const refocus = focused ? [focused.closest("[data-sit-and-go-id]").dataset.sitAndGoId, focused.dataset.action] : null;
+    let refocus = focused ? focused.closest("[data-sit-and-go-id]").dataset.sitAndGoId : null;
+    if (this.focusAfter !== null && !this.busy.has(this.focusAfter)) {
+      refocus = String(this.focusAfter);
+      this.focusAfter = null;
+    }
     this.body.replaceChildren(
       ...(shown.length ? shown.map((s) => this.row(s)) : [el("tr", { class: "sng-empty" }, el("td", { colspan: String(COLUMNS) }, "No Sit & Go is open right now."))]),
     );
     if (refocus) {
-      const again = this.body.querySelector(`[data-sit-and-go-id="${refocus[0]}"] [data-action]`);
+      const again = this.body.querySelector(`[data-sit-and-go-id="${refocus}"] [data-action], [data-sit-and-go-id="${refocus}"] a`);
       if (again) again.focus();
     }
   }
@@ -121,10 +127,11 @@ export class SitAndGoList {
           class: `button small ${kind}`.trim(),
           dataset: { action },
           disabled: busy,
+          "aria-busy": busy ? "true" : null,
           "aria-describedby": problem ? problemId : null,
           onclick: () => this.send(s, action),
         },
-        busy ? "…" : text,
+        text,
       );
     const actions = [];
     if (controls.unregister) actions.push(button("unregister", "Unregister", "ghost sng-unregister"));
