@@ -11,7 +11,7 @@ from django.utils.text import capfirst
 from casino.errors import DomainError
 from holdem.history.pokerstars import pokerstars_text
 from holdem.history.replayer import hand_replay
-from holdem.models import HandRecord, Seat, Table, TableStatus, Tournament
+from holdem.models import HandRecord, Seat, Table, TableKind, TableStatus, Tournament
 from holdem.selectors.hand_history import hand_before, hand_summary_for, hands_of
 from holdem.selectors.lobby import rooms_for_lobby
 from holdem.selectors.stats import chip_chart, leaderboards, player_stats
@@ -68,7 +68,10 @@ def hand_download(request, hand_id):
 @login_required
 def table_page(request, table_id):
     """The table: the page is a shell; everything live arrives over ws/table/<id>/."""
-    table = get_object_or_404(Table.objects.exclude(status=TableStatus.CLOSED), pk=table_id)
+    # A finished Sit & Go's table stays to be looked at (its panel holds the result).
+    table = get_object_or_404(
+        Table.objects.exclude(status=TableStatus.CLOSED, kind=TableKind.CASH), pk=table_id
+    )
     held = (
         Seat.objects.filter(user=request.user).exclude(table=table).select_related("table").first()
     )

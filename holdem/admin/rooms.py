@@ -19,7 +19,7 @@ from holdem.admin.room_fields import (
     for_structure,
 )
 from holdem.admin.room_forms import PresetRoomForm, TableForm
-from holdem.models import Table
+from holdem.models import Table, TableKind
 from holdem.selectors.game_state import stakes_label
 from holdem.services import room_close, room_create, room_reopen
 from holdem.services.rooms import room_add, room_options_update
@@ -38,7 +38,7 @@ class TableAdmin(CardsHiddenAdmin):
         chip_column("hands_played", "hands played"),
         chip_column("rake_collected", "rake collected"),
     )
-    list_filter = ("status", "structure")
+    list_filter = ("kind", "status", "structure")
     search_fields = ("name",)
     actions = ("close_rooms", "reopen_rooms")
     change_list_template = "admin/holdem/table_changelist.html"
@@ -57,6 +57,12 @@ class TableAdmin(CardsHiddenAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False  # rooms keep their hand history; close them instead
+
+    def has_change_permission(self, request, obj=None):
+        # A Sit & Go's table plays by its tournament (RULES.md 8): seen here, never changed.
+        if obj is not None and obj.kind != TableKind.CASH:
+            return False
+        return super().has_change_permission(request, obj)
 
     def get_fieldsets(self, request, obj=None):
         # A saved room shows its own structure's stakes only; a new one shows all of them and the

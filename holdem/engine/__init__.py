@@ -17,7 +17,7 @@ from holdem.engine.hand import (
 )
 from holdem.engine.names import Action, Street, Structure
 from holdem.engine.options import HandOptions, dynamic_blinds, fixed_limit_blinds
-from holdem.engine.positions import blind_seats, next_button
+from holdem.engine.positions import blind_seats, next_button, tournament_blinds
 from holdem.engine.serial import state_from_json, state_to_json
 from holdem.engine.state import HandResult, HandState, PlayerState, PotResult, SeatIn
 from holdem.engine.view import own_view, view
@@ -50,5 +50,6 @@ __all__ = [
     "start_hand",
     "state_from_json",
     "state_to_json",
+    "tournament_blinds",
     "view",
 ]

@@ -75,15 +75,15 @@ def tournament_blinds(
         raise ValueError("a tournament hand needs at least two players")
     if previous is None:
         button = seats[rng.randrange(len(seats))]
-        small, big = blind_seats(seats, button)
-        return button, small, big
+        first_small, first_big = blind_seats(seats, button)
+        return button, first_small, first_big
     last_button, last_small, last_big = previous
     big = seats[first_after(seats, last_big)]
     if len(seats) == 2:
         # RULES.md 8: heads-up the button posts the small blind, acts first before the flop.
         other = seats[0] if seats[1] == big else seats[1]
         return other, other, big
-    small = last_big if last_big in seats else None
+    small: int | None = last_big if last_big in seats else None
     if last_small is not None:
         return last_small, small, big
     return _seat_before(last_big, last_button, seats), small, big

@@ -7,13 +7,14 @@ Input (docs/replay.md has the full description and examples):
     {"options": {"structure": "no_limit", "small_blind": 50, "big_blind": 100},
      "seats": [{"seat": 0, "stack": 2378, "hole": ["Ts", "9h"]}, ...],      clockwise, all dealt in
      "button": 6,                                        any seat number, dealt in or not
+     "blind_seats": [null, 2],       optional (RULES.md 8): small blind seat or null, big blind
      "board": ["Qs", "Td", "Qc", "Tc", "Qh"],            as many cards as the hand deals (0-5)
      "actions": [{"seat": 2, "action": "call"}, {"seat": 3, "action": "raise", "to": 600}, ...]}
 `to` is the seat's total for the betting round after the action, blinds included. Actions:
 fold, check, call, bet, raise, all_in; also timeout, disconnect (with "protect": true/false) and
 show (the uncontested winner shows). Options are RULES.md section 1 names: structure, blinds,
 small_blind, big_blind, dynamic_blind_percent, small_bet, big_bet, raise_cap, min_raise,
-rake_percent, rake_cap; table-only options are ignored and unknown names refused.
+rake_percent, rake_cap, and a tournament's ante (RULES.md 8); other names are refused.
 
 Output, one line of JSON:
     {"ok": true, "complete": true, "final_stacks": {"0": ...}, "pots": [{"amount": ...,
@@ -41,7 +42,7 @@ from holdem.engine.options import HandOptions
 from holdem.engine.state import HandState, SeatIn
 from holdem.engine.view import result_view
 
-SPEC_KEYS = {"options", "seats", "button", "board", "actions"}
+SPEC_KEYS = {"options", "seats", "button", "blind_seats", "board", "actions"}
 SEAT_KEYS = {"seat", "stack", "hole", "post", "auto_muck"}
 ACTION_KEYS = {"seat", "action", "to", "protect"}
 _CARDS = new_deck()
@@ -178,7 +179,13 @@ def _start(spec: object) -> tuple[HandState, list[Any], list[Any]]:
         valid_stacks = all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in stacks)
         options = HandOptions.from_rules(spec["options"], stacks if valid_stacks else None)
         deck = _deck(seats, button, board)
-        state, _events = start_hand(options, seat_ins, button, deck)
+        placed = spec.get("blind_seats")
+        blinds = None
+        if placed is not None:
+            if not isinstance(placed, list) or len(placed) != 2:
+                raise BadSpec("blind_seats: must be [small blind seat or null, big blind seat]")
+            blinds = (placed[0], placed[1])
+        state, _events = start_hand(options, seat_ins, button, deck, blinds=blinds)
     except (ValueError, TypeError) as error:
         raise BadSpec(str(error)) from None
     return state, actions, board

@@ -3,7 +3,7 @@ the blinds, every action and deal, the showdown, the pots collected and the summ
 by tests/holdem/test_pokerstars_parse.py, a strict parser of the format.)"""
 
 from holdem import engine
-from holdem.history.stored_hand import replay_record
+from holdem.history.stored_hand import record_start, replay_record
 from holdem.history.story import STRUCTURE_NAMES
 from holdem.models import HandRecord
 
@@ -12,39 +12,11 @@ def pokerstars_text(record: HandRecord, viewer_id: int | None = None) -> str:
     """The hand as PokerStars writes it. Hole cards: the viewer's own and those shown."""
     final, steps = replay_record(record)
     names = {p["seat"]: p["username"] for p in record.players}
-    options = record.options
-    if options["structure"] == "fixed_limit":
-        stakes = f"{options['small_bet']}/{options['big_bet']}"
-    else:
-        stakes = f"{options['small_blind']}/{options['big_blind']}"
-    lines = [
-        f"PokerStars Hand #{record.pk}: Hold'em {STRUCTURE_NAMES[options['structure']]} ({stakes}) - "
-        f"{record.started_at.strftime('%Y/%m/%d %H:%M:%S')} UTC",
-        f"Table '{record.table.name}' {record.table.seats}-max Seat #{record.button_seat + 1} is the button",
-    ]
+    lines = _header(record)
     for p in record.players:
         lines.append(f"Seat {p['seat'] + 1}: {p['username']} ({p['stack_before']} in chips)")
-    start, _ = engine.start_hand(
-        engine.HandOptions(**options),
-        [
-            engine.SeatIn(seat=p["seat"], stack=p["stack_before"], post=p.get("post", "none"))
-            for p in record.players
-        ],
-        record.button_seat,
-        record.deck,
-    )
-    sb_index = start.small_blind_index
-    for player in start.players[sb_index:] + start.players[:sb_index]:  # blinds first, clockwise
-        all_in = " and is all-in" if player.stack == 0 else ""
-        if player.dead:
-            # RULES.md 2: a live big blind and a dead small blind, one post in this format.
-            posted = f"small & big blinds {player.bet + player.dead}"
-        elif player.bet:
-            label = "small blind" if player.seat == start.small_blind_seat else "big blind"
-            posted = f"{label} {player.bet}"
-        else:
-            continue
-        lines.append(f"{names[player.seat]}: posts {posted}{all_in}")
+    start, opening = record_start(record)
+    lines += _post_lines(opening, names)
     lines.append("*** HOLE CARDS ***")
     viewer_seat = next((p["seat"] for p in record.players if p["user_id"] == viewer_id), None)
     if viewer_seat is not None:
@@ -54,6 +26,77 @@ def pokerstars_text(record: HandRecord, viewer_id: int | None = None) -> str:
         _board_lines(lines, before, after)
     _summary(lines, record, final, _chosen_result(record, final), names)
     return "\n".join(lines) + "\n"
+
+
+# RULES.md 8: a tournament header names the level in roman numerals, as PokerStars does.
+_ROMAN = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"))
+_ROMAN += ((40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+
+
+def roman(number: int) -> str:
+    """1 -> "I", 14 -> "XIV" (a tournament level in the header)."""
+    if number < 1:
+        raise ValueError("roman: numbers from 1")
+    digits = []
+    for value, letters in _ROMAN:
+        count, number = divmod(number, value)
+        digits.append(letters * count)
+    return "".join(digits)
+
+
+def _header(record: HandRecord) -> list[str]:
+    """The first two lines: the hand, the game and the stakes (a tournament's, RULES.md 8, with
+    its buy-in and level), the date; the table and the button."""
+    options = record.options
+    game = f"Hold'em {STRUCTURE_NAMES[options['structure']]}"
+    if options["structure"] == "fixed_limit":
+        stakes = f"{options['small_bet']}/{options['big_bet']}"
+    else:
+        stakes = f"{options['small_blind']}/{options['big_blind']}"
+    when = f"{record.started_at.strftime('%Y/%m/%d %H:%M:%S')} UTC"
+    tournament = record.tournament
+    button = f"Seat #{record.button_seat + 1} is the button"
+    if tournament:
+        level = roman(tournament["level"])
+        return [
+            f"PokerStars Hand #{record.pk}: Tournament #{tournament['id']}, "
+            f"{tournament['buy_in']}+{tournament['fee']} {game} - Level {level} ({stakes}) "
+            f"- {when}",
+            f"Table '{tournament['id']} 1' {record.table.seats}-max {button}",
+        ]
+    return [
+        f"PokerStars Hand #{record.pk}: {game} ({stakes}) - {when}",
+        f"Table '{record.table.name}' {record.table.seats}-max {button}",
+    ]
+
+
+def _post_lines(opening, names) -> list[str]:
+    """The antes (RULES.md 8), one line each, then the blinds and the posts, one line per seat,
+    in the order they were posted. A dead small blind of the dead button (RULES.md 8) is posted
+    by nobody and has no line."""
+    antes, posted = [], {}
+    for event in opening:
+        if event.kind != "blind_posted":
+            continue
+        if event.blind == "ante":
+            all_in = " and is all-in" if event.all_in else ""
+            antes.append(f"{names[event.seat]}: posts the ante {event.amount}{all_in}")
+        else:
+            posted.setdefault(event.seat, []).append(event)
+    lines = []
+    for seat, events in posted.items():
+        blinds = {event.blind for event in events}
+        chips = sum(event.amount for event in events)
+        if "dead" in blinds:
+            # RULES.md 2: a live big blind and a dead small blind, one post in this format.
+            what = "small & big blinds"
+        elif blinds == {"small"}:
+            what = "small blind"
+        else:
+            what = "big blind"
+        all_in = " and is all-in" if any(event.all_in for event in events) else ""
+        lines.append(f"{names[seat]}: posts {what} {chips}{all_in}")
+    return antes + lines
 
 
 def _chosen_result(record: HandRecord, final):

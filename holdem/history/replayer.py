@@ -67,7 +67,11 @@ def hand_replay(record: HandRecord, viewer_seat: int | None) -> dict:
 def _start_text(record: HandRecord, event, names: dict) -> str:
     """The first step's words, as the table's log starts a hand."""
     blinds = f"{event.small_blind:,}/{event.big_blind:,}"
-    return f"Hand #{record.pk} · blinds {blinds} · {names.get(event.button, '')} has the button"
+    if event.ante:
+        blinds += f", ante {event.ante:,}"  # RULES.md 8
+    # RULES.md 8: the button may be on a seat nobody holds any more (the dead button).
+    button = names.get(event.button, f"Seat {event.button + 1}")
+    return f"Hand #{record.pk} · blinds {blinds} · {button} has the button"
 
 
 def _hand_frame(state) -> dict:
@@ -82,6 +86,7 @@ def _hand_frame(state) -> dict:
             "big_blind_seat",
             "small_blind",
             "big_blind",
+            "ante",
             "pot_total",
             "pots",
             "to_act",

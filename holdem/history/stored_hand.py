@@ -7,7 +7,7 @@ from holdem import engine
 from holdem.models import HandRecord
 
 
-def _hand_start(record: HandRecord):
+def record_start(record: HandRecord):
     """The engine's first state and events of a stored hand: the blinds posted, the cards dealt."""
     options = engine.HandOptions(**record.options)
     seats = [
@@ -19,7 +19,19 @@ def _hand_start(record: HandRecord):
         )
         for p in record.players
     ]
-    return engine.start_hand(options, seats, record.button_seat, record.deck)
+    return engine.start_hand(
+        options, seats, record.button_seat, record.deck, blinds=record_blinds(record)
+    )
+
+
+def record_blinds(record: HandRecord) -> tuple[int | None, int] | None:
+    """The blinds the tournament placed (RULES.md 8, the dead button), or None: they follow the
+    button (RULES.md 3)."""
+    blinds = record.blinds
+    if blinds is None:
+        return None
+    small, big = blinds
+    return small, big
 
 
 def _apply_row(state, row):
@@ -34,7 +46,7 @@ def _apply_row(state, row):
 def replay_record(record: HandRecord, events: list | None = None):
     """Yield (action row, state before, state after) for every logged action of a hand. With
     `events`, the engine's events of the hand are appended to it as well, in order."""
-    state, happened = _hand_start(record)
+    state, happened = record_start(record)
     if events is not None:
         events.extend(happened)
     steps = []
@@ -53,7 +65,7 @@ def hand_log(record: HandRecord) -> list[dict]:
     what a player who reloads the page needs to write the table log again. Each has `at` (epoch
     ms: the hand's start, or when its action was logged), so the page can put the chat lines
     said meanwhile where they were said."""
-    state, happened = _hand_start(record)
+    state, happened = record_start(record)
     at = _epoch_ms(record.started_at)
     log = [{**event.as_dict(), "at": at} for event in happened if event.private_to is None]
     for row in record.actions.all():
@@ -88,7 +100,7 @@ def hand_moments(record: HandRecord, rows=None) -> list[Moment]:
     """Every public event of a stored hand, in order, each with the hand as it stood right after
     it. One engine step can hold several events (a call, the uncalled chips returned, the flop):
     the states between them are rebuilt from the events; the step's last one is the engine's."""
-    state, events = _hand_start(record)
+    state, events = record_start(record)
     stacks = {p["seat"]: p["stack_before"] for p in record.players}
     opening = state.replace(
         players=tuple(
@@ -127,12 +139,14 @@ def _step_moments(before, events, after, source: str) -> list[Moment]:
         seat = getattr(event, "seat", None)
         if kind == "blind_posted":
             p = players[where[seat]]
-            live = 0 if event.blind == "dead" else event.amount
+            # An ante (RULES.md 8) is in no bet, and it is not a dead blind: it makes its
+            # poster eligible for what it is.
+            live = 0 if event.blind in ("dead", "ante") else event.amount
             players[where[seat]] = p.replace(
                 stack=p.stack - event.amount,
                 bet=p.bet + live,
                 committed=p.committed + event.amount,
-                dead=p.dead + event.amount - live,
+                dead=p.dead + (event.amount if event.blind == "dead" else 0),
             )
         elif kind == "action":
             p = players[where[seat]]

@@ -19,6 +19,7 @@ BLIND_WORDS = {
     "big": "the big blind",
     "post": "a big blind",
     "dead": "a dead small blind",
+    "ante": "the ante",  # RULES.md 8
 }
 SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
 SOURCE_WORDS = {"timeout": "time ran out", "disconnect": "disconnected", "pre_action": "pre-action"}
@@ -173,9 +174,14 @@ def later_choices(record: HandRecord, moments: list[Moment], names: dict) -> lis
 
 
 def stakes_text(options: dict) -> str:
+    """The stakes as the pages write them: "100/200", with a tournament level's ante
+    (RULES.md 8) "100/200, ante 25"."""
     if options["structure"] == "fixed_limit":
-        return f"{options['small_bet']:,}/{options['big_bet']:,}"
-    return f"{options['small_blind']:,}/{options['big_blind']:,}"
+        stakes = f"{options['small_bet']:,}/{options['big_bet']:,}"
+    else:
+        stakes = f"{options['small_blind']:,}/{options['big_blind']:,}"
+    ante = options.get("ante", 0)
+    return f"{stakes}, ante {ante:,}" if ante else stakes
 
 
 def played_at_text(moment) -> str:

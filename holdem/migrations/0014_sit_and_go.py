@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ('holdem', '0013_held_seats_and_kept_time_bank'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
@@ -16,12 +15,20 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='handrecord',
             name='blinds',
-            field=models.JSONField(blank=True, help_text='[small blind seat or null, big blind seat] where the hand placed them by the dead button (RULES.md 8); null: the blinds follow the button (RULES.md 3).', null=True),
+            field=models.JSONField(
+                blank=True,
+                help_text='[small blind seat or null, big blind seat] where the hand placed them by the dead button (RULES.md 8); null: the blinds follow the button (RULES.md 3).',
+                null=True,
+            ),
         ),
         migrations.AddField(
             model_name='handrecord',
             name='tournament',
-            field=models.JSONField(blank=True, help_text="A tournament hand's header: {id, buy_in, fee, level} (level counts from 1).", null=True),
+            field=models.JSONField(
+                blank=True,
+                help_text="A tournament hand's header: {id, buy_in, fee, level} (level counts from 1).",
+                null=True,
+            ),
         ),
         migrations.AddField(
             model_name='table',
@@ -31,7 +38,12 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='table',
             name='kind',
-            field=models.CharField(choices=[('cash', 'Cash game'), ('sit_and_go', 'Sit & Go')], default='cash', editable=False, max_length=12),
+            field=models.CharField(
+                choices=[('cash', 'Cash game'), ('sit_and_go', 'Sit & Go')],
+                default='cash',
+                editable=False,
+                max_length=12,
+            ),
         ),
         migrations.AddField(
             model_name='table',
@@ -41,18 +53,68 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='SitGoTemplate',
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                (
+                    'id',
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name='ID'
+                    ),
+                ),
                 ('name', models.CharField(max_length=80, unique=True)),
                 ('preset', models.CharField(blank=True, max_length=32)),
-                ('active', models.BooleanField(default=True, help_text='Keep one of these open for registration in the lobby.')),
+                (
+                    'active',
+                    models.BooleanField(
+                        default=True,
+                        help_text='Keep one of these open for registration in the lobby.',
+                    ),
+                ),
                 ('seats', models.PositiveSmallIntegerField(default=6)),
-                ('structure', models.CharField(choices=[('no_limit', 'No-Limit'), ('pot_limit', 'Pot-Limit'), ('fixed_limit', 'Fixed-Limit')], default='no_limit', max_length=12)),
-                ('buy_in', models.PositiveBigIntegerField(help_text='Wallet chips into the prize pool.')),
-                ('fee', models.PositiveBigIntegerField(default=0, help_text='Wallet chips to the house.')),
+                (
+                    'structure',
+                    models.CharField(
+                        choices=[
+                            ('no_limit', 'No-Limit'),
+                            ('pot_limit', 'Pot-Limit'),
+                            ('fixed_limit', 'Fixed-Limit'),
+                        ],
+                        default='no_limit',
+                        max_length=12,
+                    ),
+                ),
+                (
+                    'buy_in',
+                    models.PositiveBigIntegerField(help_text='Wallet chips into the prize pool.'),
+                ),
+                (
+                    'fee',
+                    models.PositiveBigIntegerField(
+                        default=0, help_text='Wallet chips to the house.'
+                    ),
+                ),
                 ('starting_stack', models.PositiveBigIntegerField(default=1500)),
-                ('level_seconds', models.PositiveIntegerField(default=600, help_text='Length of a level in seconds (RULES.md 8 level_minutes x 60).')),
-                ('blind_schedule', models.JSONField(blank=True, default=list, help_text='[[small blind, big blind, ante], ...]; empty: the RULES.md 8 levels.')),
-                ('payouts', models.JSONField(blank=True, default=list, help_text='[[up to N entrants, [percent of 1st, 2nd, ...]], ...]; empty: RULES.md 8.')),
+                (
+                    'level_seconds',
+                    models.PositiveIntegerField(
+                        default=600,
+                        help_text='Length of a level in seconds (RULES.md 8 level_minutes x 60).',
+                    ),
+                ),
+                (
+                    'blind_schedule',
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text='[[small blind, big blind, ante], ...]; empty: the RULES.md 8 levels.',
+                    ),
+                ),
+                (
+                    'payouts',
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text='[[up to N entrants, [percent of 1st, 2nd, ...]], ...]; empty: RULES.md 8.',
+                    ),
+                ),
                 ('turn_seconds', models.PositiveSmallIntegerField(default=60)),
                 ('time_bank_seconds', models.PositiveSmallIntegerField(default=30)),
                 ('auto_muck', models.BooleanField(default=True)),
@@ -61,22 +123,67 @@ class Migration(migrations.Migration):
             options={
                 'verbose_name': 'Sit & Go template',
                 'ordering': ['id'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('seats__gte', 2), ('seats__lte', 10)), name='sitgo_seats_2_to_10'), models.CheckConstraint(condition=models.Q(('buy_in__gte', 1)), name='sitgo_buy_in_1'), models.CheckConstraint(condition=models.Q(('starting_stack__gte', 2)), name='sitgo_starting_stack_2'), models.CheckConstraint(condition=models.Q(('level_seconds__gte', 1)), name='sitgo_level_seconds_1')],
+                'constraints': [
+                    models.CheckConstraint(
+                        condition=models.Q(('seats__gte', 2), ('seats__lte', 10)),
+                        name='sitgo_seats_2_to_10',
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(('buy_in__gte', 1)), name='sitgo_buy_in_1'
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(('starting_stack__gte', 2)),
+                        name='sitgo_starting_stack_2',
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(('level_seconds__gte', 1)), name='sitgo_level_seconds_1'
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
             name='Tournament',
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                (
+                    'id',
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name='ID'
+                    ),
+                ),
                 ('name', models.CharField(max_length=80)),
-                ('status', models.CharField(choices=[('registering', 'Registering'), ('running', 'Running'), ('finished', 'Finished'), ('cancelled', 'Cancelled')], default='registering', max_length=12)),
+                (
+                    'status',
+                    models.CharField(
+                        choices=[
+                            ('registering', 'Registering'),
+                            ('running', 'Running'),
+                            ('finished', 'Finished'),
+                            ('cancelled', 'Cancelled'),
+                        ],
+                        default='registering',
+                        max_length=12,
+                    ),
+                ),
                 ('seats', models.PositiveSmallIntegerField()),
-                ('structure', models.CharField(choices=[('no_limit', 'No-Limit'), ('pot_limit', 'Pot-Limit'), ('fixed_limit', 'Fixed-Limit')], max_length=12)),
+                (
+                    'structure',
+                    models.CharField(
+                        choices=[
+                            ('no_limit', 'No-Limit'),
+                            ('pot_limit', 'Pot-Limit'),
+                            ('fixed_limit', 'Fixed-Limit'),
+                        ],
+                        max_length=12,
+                    ),
+                ),
                 ('buy_in', models.PositiveBigIntegerField()),
                 ('fee', models.PositiveBigIntegerField()),
                 ('starting_stack', models.PositiveBigIntegerField()),
                 ('level_seconds', models.PositiveIntegerField()),
-                ('blind_schedule', models.JSONField(help_text='[[small blind, big blind, ante], ...]')),
+                (
+                    'blind_schedule',
+                    models.JSONField(help_text='[[small blind, big blind, ante], ...]'),
+                ),
                 ('payouts', models.JSONField(help_text='[[up to N entrants, [percents]], ...]')),
                 ('turn_seconds', models.PositiveSmallIntegerField()),
                 ('time_bank_seconds', models.PositiveSmallIntegerField()),
@@ -89,8 +196,24 @@ class Migration(migrations.Migration):
                 ('created_at', models.DateTimeField(auto_now_add=True)),
                 ('started_at', models.DateTimeField(blank=True, null=True)),
                 ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('table', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='tournament', to='holdem.table')),
-                ('template', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='holdem.sitgotemplate')),
+                (
+                    'table',
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name='tournament',
+                        to='holdem.table',
+                    ),
+                ),
+                (
+                    'template',
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name='+',
+                        to='holdem.sitgotemplate',
+                    ),
+                ),
             ],
             options={
                 'ordering': ['-id'],
@@ -99,15 +222,43 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='TournamentEntry',
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                (
+                    'id',
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name='ID'
+                    ),
+                ),
                 ('registered_at', models.DateTimeField()),
                 ('seat', models.PositiveSmallIntegerField(blank=True, null=True)),
                 ('place', models.PositiveSmallIntegerField(blank=True, null=True)),
                 ('prize', models.PositiveBigIntegerField(default=0)),
                 ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('out_in_hand', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='holdem.handrecord')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='holdem.tournament')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    'out_in_hand',
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name='+',
+                        to='holdem.handrecord',
+                    ),
+                ),
+                (
+                    'tournament',
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name='entries',
+                        to='holdem.tournament',
+                    ),
+                ),
+                (
+                    'user',
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name='+',
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
                 'verbose_name_plural': 'tournament entries',
@@ -116,10 +267,15 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('prizes_paid__lte', models.F('prize_pool'))), name='tournament_prizes_within_pool'),
+            constraint=models.CheckConstraint(
+                condition=models.Q(('prizes_paid__lte', models.F('prize_pool'))),
+                name='tournament_prizes_within_pool',
+            ),
         ),
         migrations.AddConstraint(
             model_name='tournamententry',
-            constraint=models.UniqueConstraint(fields=('tournament', 'user'), name='one_entry_per_player'),
+            constraint=models.UniqueConstraint(
+                fields=('tournament', 'user'), name='one_entry_per_player'
+            ),
         ),
     ]

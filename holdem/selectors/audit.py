@@ -8,7 +8,7 @@ from django.db.models import Sum
 
 from casino.accounts.models import SYSTEM_KINDS, LedgerEntry, Wallet
 from holdem import engine
-from holdem.models import Seat, Table
+from holdem.models import Seat, Table, TableKind, Tournament, TournamentStatus
 
 
 @dataclass
@@ -17,7 +17,12 @@ class ChipAudit:
     in_wallets: int = 0
     at_tables: int = 0
     rake: int = 0
+    in_tournaments: int = 0  # registrations, prize pools not yet paid, and fees (RULES.md 8)
     problems: list[str] = field(default_factory=list)
+
+    @property
+    def accounted(self) -> int:
+        return self.in_wallets + self.at_tables + self.rake + self.in_tournaments
 
     @property
     def ok(self) -> bool:
@@ -29,7 +34,8 @@ class ChipAudit:
             f"in wallets:                  {self.in_wallets:,}",
             f"at tables (seats and pots):  {self.at_tables:,}",
             f"rake collected:              {self.rake:,}",
-            f"accounted for:               {self.in_wallets + self.at_tables + self.rake:,}",
+            f"in tournaments and fees:     {self.in_tournaments:,}",
+            f"accounted for:               {self.accounted:,}",
         ]
         lines += [f"PROBLEM: {p}" for p in self.problems]
         lines.append("chips OK" if self.ok else f"chips NOT OK: {len(self.problems)} problem(s)")
@@ -37,13 +43,46 @@ class ChipAudit:
 
 
 def table_chip_totals() -> tuple[int, int]:
-    """(chips at tables: seat stacks plus everything in hands in progress, rake collected)."""
-    in_seats = Seat.objects.aggregate(s=Sum("stack"))["s"] or 0
+    """(chips at cash tables: seat stacks plus everything in hands in progress, rake collected).
+    Tournament chips are not wallet chips (RULES.md 8): the tournament's money is counted by
+    `tournament_totals`."""
+    cash = Table.objects.filter(kind=TableKind.CASH)
+    in_seats = Seat.objects.filter(table__in=cash).aggregate(s=Sum("stack"))["s"] or 0
     in_hands = 0
-    for text in Table.objects.exclude(hand_state="").values_list("hand_state", flat=True):
+    for text in cash.exclude(hand_state="").values_list("hand_state", flat=True):
         in_hands += engine.state_from_json(text).total_chips
-    rake = Table.objects.aggregate(s=Sum("rake_collected"))["s"] or 0
+    rake = cash.aggregate(s=Sum("rake_collected"))["s"] or 0
     return in_seats + in_hands, rake
+
+
+def tournament_totals(audit: ChipAudit) -> int:
+    """RULES.md 8: the wallet chips the tournaments hold: the buy-ins and fees of registrations
+    not yet started, the prize pools of running ones less what they paid, and the fees of every
+    one that started. Each running tournament must also still hold all its tournament chips
+    (the starting stacks of its entrants); a problem is noted in `audit` when not."""
+    held = 0
+    for tournament in Tournament.objects.exclude(status=TournamentStatus.CANCELLED):
+        if tournament.status == TournamentStatus.REGISTERING:
+            held += tournament.entries.count() * (tournament.buy_in + tournament.fee)
+            continue
+        held += (
+            tournament.entrants * tournament.fee + tournament.prize_pool - tournament.prizes_paid
+        )
+        if tournament.status == TournamentStatus.RUNNING and tournament.table_id is not None:
+            chips = Seat.objects.filter(table_id=tournament.table_id).aggregate(s=Sum("stack"))
+            in_play = chips["s"] or 0
+            state = Table.objects.filter(pk=tournament.table_id).values_list(
+                "hand_state", flat=True
+            )
+            for text in state:
+                in_play += engine.state_from_json(text).total_chips if text else 0
+            expected = tournament.entrants * tournament.starting_stack
+            if in_play != expected:
+                audit.problems.append(
+                    f"tournament {tournament.pk}: {in_play:,} tournament chips in play, "
+                    f"{expected:,} were dealt"
+                )
+    return held
 
 
 def audit_chips() -> ChipAudit:
@@ -53,6 +92,7 @@ def audit_chips() -> ChipAudit:
     )
     audit.in_wallets = Wallet.objects.aggregate(s=Sum("balance"))["s"] or 0
     audit.at_tables, audit.rake = table_chip_totals()  # the tables hold the rest of the chips
+    audit.in_tournaments = tournament_totals(audit)
 
     ledger_totals = dict(LedgerEntry.objects.values_list("user_id").annotate(s=Sum("amount")))
     balances = dict(Wallet.objects.values_list("user_id", "balance"))
@@ -64,7 +104,7 @@ def audit_chips() -> ChipAudit:
             )
     _check_running_balances(audit)
 
-    accounted = audit.in_wallets + audit.at_tables + audit.rake
+    accounted = audit.accounted
     if accounted != audit.granted:
         audit.problems.append(
             f"{accounted:,} chips are accounted for but {audit.granted:,} were granted ({accounted - audit.granted:+,})"

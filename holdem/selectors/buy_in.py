@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from casino.accounts.models import LedgerEntry, LedgerKind, User
 from casino.errors import DomainError
-from holdem.models import Blinds, Departure, Seat, Table, TableStatus
+from holdem.models import Blinds, Departure, Seat, Table, TableKind, TableStatus
 from holdem.rules_words import DEPARTURE_MEMORY
 
 
@@ -76,7 +76,7 @@ def smallest_buy_in() -> int | None:
     """The least a player needs for a seat worth taking: the smallest minimum buy-in of the open
     fixed-stake rooms (a room asking less than a big blind still needs one); with none open, that
     of the dynamic-blind rooms, at least their 2-chip big blind. None when no room is open."""
-    open_rooms = Table.objects.filter(status=TableStatus.OPEN)
+    open_rooms = Table.objects.filter(status=TableStatus.OPEN, kind=TableKind.CASH)
     fixed: int | None = open_rooms.filter(blinds=Blinds.FIXED).aggregate(
         m=Min(Greatest("min_buy_in", "big_blind"))
     )["m"]

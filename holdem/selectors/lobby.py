@@ -18,6 +18,7 @@ from holdem.models import (
     HandRecord,
     Seat,
     Table,
+    TableKind,
     TableStatus,
     WaitingEntry,
 )
@@ -50,7 +51,10 @@ def room_summary(table: Table, seats: Sequence[Seat] | None = None) -> dict[str,
 
 def rooms_for_lobby() -> list[dict[str, Any]]:
     return [
-        room_summary(t) for t in Table.objects.exclude(status=TableStatus.CLOSED).order_by("id")
+        room_summary(t)
+        for t in Table.objects.exclude(status=TableStatus.CLOSED)
+        .filter(kind=TableKind.CASH)
+        .order_by("id")
     ]
 
 

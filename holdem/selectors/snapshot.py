@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from casino.accounts.models import User
 from holdem.history.stored_hand import hand_log
-from holdem.models import Table, TableStatus
+from holdem.models import Table, TableKind, TableStatus
 from holdem.selectors.chat import chat_muted_ids, chat_recent
 from holdem.selectors.game_state import epoch_ms
 from holdem.selectors.hand_history import hand_summary_for
@@ -17,7 +17,9 @@ from holdem.selectors.table_view import public_table
 
 
 def table_is_open(table_id: int) -> bool:
-    return Table.objects.filter(pk=table_id).exclude(status=TableStatus.CLOSED).exists()
+    # A finished Sit & Go's table stays open to watchers: its panel holds the result.
+    closed = {"status": TableStatus.CLOSED, "kind": TableKind.CASH}
+    return Table.objects.filter(pk=table_id).exclude(**closed).exists()
 
 
 def table_snapshot(table_id: int, user: User) -> dict[str, Any]:

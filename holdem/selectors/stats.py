@@ -62,9 +62,11 @@ class PlayerStats:
 def player_stats(user: User) -> PlayerStats:
     """Everything over the player's finished hands, in three queries whatever their number: the
     hands with their results, the pre-flop actions of those hands, the chips granted."""
-    hands = HandParticipant.objects.filter(user=user, hand__ended_at__isnull=False).values_list(
-        "hand_id", "seat", "hand__ended_at", "hand__result", "hand__options__big_blind"
-    )
+    # Cash hands only: a tournament's chips are not wallet chips (RULES.md 8); its figures are
+    # the tournament ones (holdem/selectors/tournaments.py, tournament_stats).
+    hands = HandParticipant.objects.filter(
+        user=user, hand__ended_at__isnull=False, hand__tournament__isnull=True
+    ).values_list("hand_id", "seat", "hand__ended_at", "hand__result", "hand__options__big_blind")
     seats: dict[int, int] = {}
     big_blinds: dict[int, int] = {}
     nets: list[tuple[datetime, int]] = []
@@ -123,6 +125,7 @@ def _preflop_choices(
         HandAction.objects.filter(
             hand__participants__user=user,
             hand__ended_at__isnull=False,
+            hand__tournament__isnull=True,
             street=PREFLOP,
             action__in=VOLUNTARY,
         )
@@ -269,7 +272,7 @@ def leaderboard(*, since: datetime | None, limit: int = 10) -> list[LeaderRow]:
     how many hands each played there. One aggregate query: the nets live in each hand's
     `players` JSON, summed by the database rather than read hand by hand."""
     join, user_id, net = _PLAYER_ROWS[connection.vendor]
-    where = "h.ended_at IS NOT NULL"
+    where = "h.ended_at IS NOT NULL AND h.tournament IS NULL"  # wallet chips: cash hands
     params: list[Any] = []
     if since is not None:
         where += " AND h.ended_at >= %s"

@@ -12,8 +12,9 @@ from typing import Any
 from django.utils import timezone
 
 from holdem import engine
-from holdem.models import Seat, Table
+from holdem.models import Seat, Table, TableKind
 from holdem.selectors.game_state import current_state, epoch_ms, stakes_label
+from holdem.selectors.tournaments import tournament_of_table, tournament_panel
 from holdem.table_options import rules_dialog, rules_of
 
 
@@ -114,7 +115,16 @@ def public_table(
         "countdown": {"starts_at": epoch_ms(table.next_hand_at)} if table.next_hand_at else None,
         "last_hand": last,
         "spectators": table.spectators,
+        **_tournament_part(table),
     }
+
+
+def _tournament_part(table: Table) -> dict[str, Any]:
+    """A tournament table's panel (RULES.md 8); nothing at a cash table."""
+    if table.kind != TableKind.SIT_AND_GO:
+        return {}
+    tournament = tournament_of_table(table)
+    return {"tournament": tournament_panel(tournament) if tournament is not None else None}
 
 
 # How long a finished hand's result stays on a table that has nothing next (as long as the time

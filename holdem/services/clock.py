@@ -25,6 +25,7 @@ from holdem.models import DEADLINES_CLOCK, ClockBeat, Table
 from holdem.services.hand_act import hand_muck_undecided, hand_timeout, turn_renew
 from holdem.services.hand_start import hand_start
 from holdem.services.presence import connections_expire, disconnections_due
+from holdem.services.tournaments import sit_and_gos_keep_open, tournament_levels_fire_due
 from holdem.services.waiting import waiting_offers_fire_due
 
 log = logging.getLogger(__name__)
@@ -95,6 +96,15 @@ TABLE_DEADLINES: tuple[TableDeadline, ...] = (
 )
 
 SWEEPS: tuple[Sweep, ...] = (
+    # RULES.md 8: tournament levels whose time is up move on (after downtime, extended first).
+    Sweep(
+        "levels",
+        lambda beat: tournament_levels_fire_due(beat.now, silent_since=beat.silent_since),
+        counted_when_none=False,
+    ),
+    # RULES.md 8: one Sit & Go of every active template is taking entries (an admin's new
+    # template, or one whose open tournament was cancelled, gets one within a second).
+    Sweep("sit_and_gos_opened", lambda beat: sit_and_gos_keep_open(), counted_when_none=False),
     # The sockets of web processes that stopped beating, then the players whose grace ran out.
     Sweep("connections_dropped", lambda beat: connections_expire(beat.now)),
     Sweep("disconnected", lambda beat: disconnections_due(beat.now)),

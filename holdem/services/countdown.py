@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from holdem.db.locks import LockedTable
 from holdem.models import Seat
+from holdem.services.game_kinds import game_kind_of
 
 
 def countdown_start(table: LockedTable, seats: Sequence[Seat], now: datetime | None = None) -> None:
@@ -30,7 +31,8 @@ def countdown_set(table: LockedTable, seats: Sequence[Seat], now: datetime | Non
 def countdown_after_hand(table: LockedTable, seats: Sequence[Seat], now: datetime) -> int | None:
     """RULES.md 2: at a hand's end, set the next countdown (the caller saves `next_hand_at` with
     its event) if two of `seats` can play; returns its seconds, or None."""
-    if len([s for s in seats if not s.sitting_out and s.stack > 0]) < 2:
+    kind = game_kind_of(table)
+    if len([s for s in seats if kind.can_play(s)]) < 2:
         return None
     countdown_set(table, seats, now)
     assert table.next_hand_at is not None  # just set
@@ -57,6 +59,7 @@ def countdown_start_if_ready(table: LockedTable, seats: Sequence[Seat]) -> None:
         return
     if table.in_hand:
         return
-    ready = [s for s in seats if not s.sitting_out and (s.stack > 0)]
+    kind = game_kind_of(table)
+    ready = [s for s in seats if kind.can_play(s)]
     if len(ready) >= 2:
         countdown_start(table, seats)

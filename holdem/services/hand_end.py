@@ -13,7 +13,7 @@ from holdem import engine
 from holdem.db import rows
 from holdem.db.locks import LockedTable, seats_lock
 from holdem.engine.view import result_view
-from holdem.models import Disconnect, Seat, TableStatus
+from holdem.models import Seat, TableStatus
 from holdem.services.countdown import countdown_after_hand
 from holdem.services.game_kinds import game_kind_of
 from holdem.services.notify import TableChange, notify_table, table_change_publish
@@ -83,13 +83,16 @@ def hand_finish(
     table.show_or_muck_deadline = (
         now + timedelta(seconds=SHOW_OR_MUCK_SECONDS) if result.undecided else None
     )
+    kind = game_kind_of(table)
+    # What the chips back in the seats decide (a tournament's places and prizes), before anyone
+    # leaves: the event below shows it.
+    kind.hand_ended(table, record=record, seats=list(seats.values()), now=now)
     # Seats that leave the table now: each gets its own "left" event after "hand_ended".
     busted = {number for number, stack in result.final_stacks.items() if stack == 0}
     leaving = [
         seat
         for seat in seats.values()
-        if seat.number in busted
-        or (seat.disconnected and table.disconnect == Disconnect.CHECK_FOLD)
+        if seat.number in busted or (seat.disconnected and not kind.keeps_disconnected(table))
     ]
     detail = {"hand_id": record.pk}
     saved = list(END_FIELDS)
@@ -115,7 +118,6 @@ def hand_finish(
     rows.save_fields(table, [*table_change_publish(table, ended), *saved])
     if common:
         return
-    kind = game_kind_of(table)
     for seat in leaving:
         if seat.number in busted:
             # What a bust means is the kind of game's (a cash game: the seat is freed).

@@ -12,15 +12,9 @@ from holdem import engine
 from holdem.db import rows
 from holdem.db.locks import LockedTable, seats_lock
 from holdem.engine.cards import new_deck, shuffle
-from holdem.engine.positions import blind_seats, next_button
-from holdem.models import Entry, HandParticipant, HandRecord, TableStatus
+from holdem.models import HandParticipant, HandRecord, TableStatus
 from holdem.selectors.game_state import muck_choice
-from holdem.services.blinds import (
-    blind_post_for,
-    blinds_missed_mark,
-    hand_entrants,
-    hand_seats_dealt,
-)
+from holdem.services.blinds import blind_post_for
 from holdem.services.game_kinds import game_kind_of
 from holdem.services.hand_act import hand_advance, hand_muck_undecided
 from holdem.services.notify import TableChange, notify_table
@@ -41,36 +35,32 @@ def hand_start(table: LockedTable, now: datetime) -> bool:
     if table.status != TableStatus.OPEN or table.in_hand:
         rows.save_fields(table, ["next_hand_at"])
         return False
-    ready = [s for s in seats if not s.sitting_out and s.stack > 0]
-    playing, posting, waiting = hand_entrants(ready)
-    if len(playing) < 2:
+    kind = game_kind_of(table)
+    plan = kind.hand_plan(table=table, seats=seats, rng=secrets.SystemRandom())
+    if plan is None:
         rows.save_fields(table, ["next_hand_at"])
         notify_table(table, TableChange("waiting_for_players"))
         return False
-    # RULES.md 2 [002]: the button goes round the players only, never onto a post.
-    button = next_button(table.button_seat, playing, secrets.SystemRandom())
-    dealt = hand_seats_dealt(playing, posting, waiting, button)
-    small_seat, big_seat = blind_seats(dealt, button)
+    button, dealt = plan.button, plan.dealt
     by_number = {s.number: s for s in seats}
     players = [by_number[n] for n in dealt]
-    if table.entry == Entry.WAIT_OR_POST:
-        blinds_missed_mark(seats, dealt, button)
+    # The posts of players entering are placed by the blinds (a dead small blind posts nothing).
+    small_seat = plan.small if plan.small is not None else -1
 
     seat_ins = [
         engine.SeatIn(
             seat=s.number,
             stack=s.stack,
-            post=blind_post_for(s, small_seat, big_seat),
+            post=blind_post_for(s, small_seat, plan.big),
             auto_muck=muck_choice(s, table),
         )
         for s in players
     ]
     # The blinds (and any ante) are the kind of game's: a cash game's are the room's options.
-    options = game_kind_of(table).hand_options(
-        table=table, stacks=[s.stack for s in players], now=now
-    )
+    options = kind.hand_options(table=table, stacks=[s.stack for s in players], now=now)
     deck = hand_deck()
-    state, events = engine.start_hand(options, seat_ins, button, deck)
+    blinds = (plan.small, plan.big) if plan.dead_button else None
+    state, events = engine.start_hand(options, seat_ins, button, deck, blinds=blinds)
 
     table.hands_played += 1
     record = HandRecord.objects.create(
@@ -91,6 +81,8 @@ def hand_start(table: LockedTable, now: datetime) -> bool:
             for s, si in zip(players, seat_ins)
         ],
         deck=list(deck),
+        blinds=list(blinds) if blinds is not None else None,
+        tournament=kind.hand_header(table),
     )
     HandParticipant.objects.bulk_create(
         HandParticipant(hand=record, user_id=s.user_id, seat=s.number) for s in players
@@ -114,8 +106,20 @@ def hand_start(table: LockedTable, now: datetime) -> bool:
         ],
     )
     table.button_seat = button
+    table.small_blind_seat, table.big_blind_seat = plan.small, plan.big
     table.hand = record
     table.hand_actions = 0
-    rows.save_fields(table, ["next_hand_at", "hands_played", "button_seat", "hand", "hand_actions"])
+    rows.save_fields(
+        table,
+        [
+            "next_hand_at",
+            "hands_played",
+            "button_seat",
+            "small_blind_seat",
+            "big_blind_seat",
+            "hand",
+            "hand_actions",
+        ],
+    )
     hand_advance(table, state=state, events=events, now=now)
     return True

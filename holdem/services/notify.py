@@ -13,7 +13,7 @@ from casino.accounts.selectors import wallet_balances
 from holdem import engine
 from holdem.db import rows
 from holdem.db.locks import LockedTable
-from holdem.models import Seat
+from holdem.models import Seat, TableKind
 from holdem.realtime.broadcast import (
     LOBBY_GROUP,
     frame_message,
@@ -118,7 +118,7 @@ def table_change_publish(table: LockedTable, change: TableChange) -> list[str]:
     messages = [(table_group(table.pk), frame_message(frame, skip=changed))]
     for user_id, you in changed.items():
         messages.append((player_group(table.pk, user_id), frame_message({**frame, "you": you})))
-    if change.kind in LOBBY_KINDS:
+    if change.kind in LOBBY_KINDS and table.kind == TableKind.CASH:
         room = room_summary(table, seats)
         messages.append((LOBBY_GROUP, frame_message({"type": "room", "room": room})))
     send_on_commit(messages)
@@ -148,15 +148,15 @@ def spectators_changed(table: LockedTable, user_id: int) -> None:
         sent["table"]["spectators"] = table.spectators
         table.sent_view = encode(sent)
     rows.save_fields(table, ["spectators", "sent_view"])
-    send_on_commit(
-        [
-            (LOBBY_GROUP, frame_message({"type": "room", "room": room_summary(table)})),
-            (
-                table_group(table.pk),
-                frame_message({"type": "spectators", "count": table.spectators}, skip=[user_id]),
-            ),
-        ]
-    )
+    messages = [
+        (
+            table_group(table.pk),
+            frame_message({"type": "spectators", "count": table.spectators}, skip=[user_id]),
+        )
+    ]
+    if table.kind == TableKind.CASH:  # the lobby lists cash rooms (a Sit & Go has its own row)
+        messages.append((LOBBY_GROUP, frame_message({"type": "room", "room": room_summary(table)})))
+    send_on_commit(messages)
 
 
 def _fingerprint(you: dict[str, Any]) -> str:

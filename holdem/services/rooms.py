@@ -8,7 +8,7 @@ from django.db import transaction
 
 from casino.errors import DomainError
 from holdem.db.locks import seats_lock, table_lock
-from holdem.models import Table, TableStatus
+from holdem.models import Table, TableKind, TableStatus
 from holdem.presets import PRESETS
 from holdem.realtime.broadcast import LOBBY_GROUP, frame_message, send_on_commit, table_group
 from holdem.selectors.lobby import room_summary
@@ -80,7 +80,7 @@ def rooms_seed_presets() -> int:
     for key, preset in PRESETS.items():
         if not Table.objects.filter(preset=key).exists():
             room_create(name=preset["name"], preset=key)
-    return Table.objects.exclude(status=TableStatus.CLOSED).count()
+    return Table.objects.exclude(status=TableStatus.CLOSED).filter(kind=TableKind.CASH).count()
 
 
 def room_close(*, table_id: int) -> Table:
@@ -90,6 +90,8 @@ def room_close(*, table_id: int) -> Table:
         table = table_lock(table_id)
         if table.status == TableStatus.CLOSED:
             return table
+        if table.kind != TableKind.CASH:
+            raise DomainError("tournament_table", "a Sit & Go's table closes when it ends")
         table.next_hand_at = None
         if table.in_hand:
             table.status = TableStatus.CLOSING  # the end of the hand finishes the closing

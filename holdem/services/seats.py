@@ -13,6 +13,7 @@ from holdem.db.locks import LockedTable, seats_lock, table_lock
 from holdem.models import Departure, Entry, Seat, Table, TableStatus
 from holdem.selectors.buy_in import buy_in_limits, top_up_room
 from holdem.selectors.game_state import game_running
+from holdem.selectors.tournaments import entry_open_of
 from holdem.services.countdown import countdown_start_if_ready
 from holdem.services.game_kinds import game_kind_of
 from holdem.services.notify import TableChange, notify_table
@@ -37,6 +38,13 @@ def table_sit(*, table_id: int, user: User, seat: int, buy_in: int | None) -> Se
         # The wallet lock (after table and seats: style.md 8) also serialises one user sitting
         # down at two tables at once, which the table locks alone would not.
         wallet = wallet_lock(user_ids=[user.pk])[user.pk]
+        registered = entry_open_of(user)
+        if registered is not None:
+            raise DomainError(
+                "registered_elsewhere",
+                f"you are registered in {registered.tournament.name} "
+                f"(#{registered.tournament_id}); one room at a time",
+            )
         mine = Seat.objects.filter(user=user).first()
         if mine is not None:
             if mine.table_id == table.pk:

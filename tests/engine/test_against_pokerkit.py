@@ -41,19 +41,20 @@ AUTOMATIONS = (
 )
 
 
-def _pokerkit_state(structure, stacks):
+def _pokerkit_state(structure, stacks, ante=0):
     if structure == "fixed_limit":
         return FixedLimitTexasHoldem.create_state(
-            AUTOMATIONS, True, 0, (1, 2), 2, 4, stacks, len(stacks), mode=Mode.CASH_GAME
+            AUTOMATIONS, True, ante, (1, 2), 2, 4, stacks, len(stacks), mode=Mode.CASH_GAME
         )
     game = NoLimitTexasHoldem if structure == "no_limit" else PotLimitTexasHoldem
     return game.create_state(
-        AUTOMATIONS, True, 0, (1, 2), 2, stacks, len(stacks), mode=Mode.CASH_GAME
+        AUTOMATIONS, True, ante, (1, 2), 2, stacks, len(stacks), mode=Mode.CASH_GAME
     )
 
 
-def play_both(rng, structure):
-    """One random hand on both engines; True if compared to the end, False if skipped."""
+def play_both(rng, structure, ante=0):
+    """One random hand on both engines; True if compared to the end, False if skipped.
+    `ante`: every player's (RULES.md 8), posted before the blinds as dead money."""
     seats = sorted(rng.sample(range(10), rng.randint(2, 6)))
     stacks = [rng.choice([2, 3, 5, 10, 40, 100, 1000]) for _ in seats]
     options = HandOptions(
@@ -61,6 +62,7 @@ def play_both(rng, structure):
         small_blind=1,
         big_blind=2,
         raise_cap=3 if structure == "fixed_limit" else None,
+        ante=ante,
     )
     state, _ = start_hand(
         options,
@@ -70,9 +72,9 @@ def play_both(rng, structure):
     )
     lead = state.lead_index
     order = state.players[lead:] + state.players[:lead]  # pokerkit's player 0 is left of us
-    if state.players[state.big_blind_index].committed < 2:
+    if state.players[state.big_blind_index].bet < 2:
         return False
-    theirs = _pokerkit_state(structure, tuple(p.stack + p.committed for p in order))
+    theirs = _pokerkit_state(structure, tuple(p.stack + p.committed for p in order), ante)
     for player in order:
         theirs.deal_hole("".join(player.hole))
     burns = [state.stub[0], state.stub[4], state.stub[6]]
@@ -134,3 +136,12 @@ def test_random_hands_end_with_the_same_stacks_as_pokerkit(structure):
     rng = random.Random(structure)
     compared = sum(play_both(rng, structure) for _ in range(150))
     assert compared >= 100
+
+
+@pytest.mark.parametrize("structure", ["no_limit", "pot_limit", "fixed_limit"])
+def test_random_hands_with_antes_end_with_the_same_stacks_as_pokerkit(structure):
+    """RULES.md 8: antes posted by everyone before the blinds, as dead money; a stack short of
+    the ante all in for what it has, eligible for as much from each player."""
+    rng = random.Random(f"{structure}-ante")
+    compared = sum(play_both(rng, structure, ante=rng.choice([1, 2])) for _ in range(150))
+    assert compared >= 80

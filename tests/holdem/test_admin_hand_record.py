@@ -44,7 +44,7 @@ def showdown_hand(seated, clock, monkeypatch):
     calls and the button folds its K♠ Q♠; checked down. The small blind shows three aces first,
     so the big blind's 7♣ 2♦ is mucked (the room mucks losing hands). Returns (record, users)."""
     monkeypatch.setattr(
-        "holdem.services.hand_start.next_button", lambda previous, dealt, rng: BUTTON
+        "holdem.services.game_kinds.next_button", lambda previous, dealt, rng: BUTTON
     )
     order = [HOLES[SMALL_BLIND], HOLES[BIG_BLIND], HOLES[BUTTON]]  # clockwise from the button
     monkeypatch.setattr("holdem.services.hand_start.hand_deck", lambda: deck_dealing(order, BOARD))
@@ -189,7 +189,7 @@ def test_every_hand_of_a_random_session_shows_only_what_its_table_saw(
         "holdem.services.hand_start.hand_deck", lambda: decks.sample(new_deck(), k=52)
     )
     monkeypatch.setattr(
-        "holdem.services.hand_start.next_button",
+        "holdem.services.game_kinds.next_button",
         lambda previous, dealt, rng: next_button(previous, dealt, buttons),
     )
     seats = (0, 2, 5, 7)

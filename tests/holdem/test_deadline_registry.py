@@ -32,7 +32,13 @@ def test_the_registry_declares_each_kind_once_under_the_names_the_clock_returns(
     sweeps = [sweep.name for sweep in deadline_clock.SWEEPS]
     assert len(set(kinds + sweeps)) == len(kinds + sweeps)
     assert kinds == ["mucked", "timeouts", "hands_started"]  # the order they fire in at a table
-    assert set(sweeps) == {"connections_dropped", "disconnected", "offers_lapsed"}
+    assert set(sweeps) == {
+        "connections_dropped",
+        "disconnected",
+        "offers_lapsed",
+        "levels",
+        "sit_and_gos_opened",
+    }
     assert set(deadlines_fire_due()) == KEYS
 
 

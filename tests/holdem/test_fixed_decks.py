@@ -45,7 +45,7 @@ def test_a_heads_up_hand_to_showdown_pays_the_best_hand_in_every_preset(
     preset, seated, clock, fixed_deck, monkeypatch
 ):
     # Put the button on seat 0: heads-up seat 0 posts the small blind; seat 1 is dealt first.
-    monkeypatch.setattr("holdem.services.hand_start.next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr("holdem.services.game_kinds.next_button", lambda previous, dealt, rng: 0)
     buy_in = None if preset == "classic" else 3_000
     table, users = seated(preset, seats=(0, 1), buy_in=buy_in)
     fixed_deck(rigged([["7c", "2d"], ["Ah", "Ad"]], ["As", "Kd", "9h", "4c", "3s"]))
@@ -83,7 +83,7 @@ def test_a_heads_up_hand_to_showdown_pays_the_best_hand_in_every_preset(
 def test_a_three_way_all_in_makes_side_pots_paid_to_the_right_seats(
     seated, clock, fixed_deck, monkeypatch
 ):
-    monkeypatch.setattr("holdem.services.hand_start.next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr("holdem.services.game_kinds.next_button", lambda previous, dealt, rng: 0)
     table, users = seated("nl50", seats=(0, 1, 2), stacks=[2_000, 4_000, 6_000])
     # Deal order starts left of the button: seat 1, seat 2, seat 0.
     fixed_deck(rigged([["Kc", "Kd"], ["2c", "7d"], ["Ac", "Ad"]], ["Ah", "Kh", "8s", "4d", "3c"]))

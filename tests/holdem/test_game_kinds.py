@@ -14,6 +14,8 @@ from holdem import engine
 from holdem.engine.cards import new_deck
 from holdem.models import HandRecord, Seat, Table
 from holdem.services import (
+    countdown,
+    game_kinds,
     hand_end,
     hand_start,
     seats,
@@ -22,7 +24,14 @@ from holdem.services import (
     table_switch,
     table_top_up,
 )
-from holdem.services.game_kinds import CASH_GAME, CashGame, GameKind, game_kind_of
+from holdem.services.game_kinds import (
+    CASH_GAME,
+    SIT_AND_GO,
+    CashGame,
+    GameKind,
+    HandPlan,
+    game_kind_of,
+)
 from tests.holdem.conftest import chips_everywhere, current, play_out
 
 pytestmark = pytest.mark.django_db
@@ -70,20 +79,38 @@ class StandInTournament:
             options, small_blind=2 * options.small_blind, big_blind=2 * options.big_blind
         )
 
+    # Who plays, where the blinds fall, disconnections and the record: as in a cash game.
+    def can_play(self, seat: Seat) -> bool:
+        return CASH_GAME.can_play(seat)
+
+    def hand_plan(self, *, table, seats, rng) -> HandPlan | None:
+        return CASH_GAME.hand_plan(table=table, seats=seats, rng=rng)
+
+    def keeps_disconnected(self, table: Table) -> bool:
+        return CASH_GAME.keeps_disconnected(table)
+
+    def hand_header(self, table: Table) -> dict | None:
+        return None
+
+    def hand_ended(self, table, *, record, seats, now) -> None:
+        return None
+
 
 @pytest.fixture
 def stand_in(monkeypatch) -> StandInTournament:
     """Every table plays the stand-in kind, wherever the services ask."""
     kind = StandInTournament()
-    for module in (seats, hand_start, hand_end):
+    for module in (seats, hand_start, hand_end, countdown):
         monkeypatch.setattr(module, "game_kind_of", lambda table: kind)
     return kind
 
 
-def test_every_table_is_a_cash_game_today(room):
+def test_a_room_is_a_cash_game_and_a_sit_and_go_table_a_sit_and_go(room):
     table = room("nl50")
     kind: GameKind = game_kind_of(table)
     assert isinstance(kind, CashGame) and kind.name == "cash"
+    table.kind = "sit_and_go"
+    assert game_kind_of(table) is SIT_AND_GO and SIT_AND_GO.name == "sit_and_go"
 
 
 def test_the_kind_can_refuse_leaving_with_chips_and_switching_rooms(seated, stand_in, room):
@@ -131,7 +158,7 @@ def test_a_bust_does_what_the_kind_says(seated, stand_in, clock, monkeypatch):
     # The deal of tests/holdem/test_hand_end_events.py, which busts a player in a cash game.
     table, users = seated("nl50", seats=(0, 1, 2), stacks=(2_000, 4_000, 6_000))
     monkeypatch.setattr(hand_start, "hand_deck", lambda: random.Random(1).sample(new_deck(), k=52))
-    monkeypatch.setattr(hand_start, "next_button", lambda current, dealt, rng: dealt[0])
+    monkeypatch.setattr(game_kinds, "next_button", lambda current, dealt, rng: dealt[0])
     clock.advance(31)
     play_out(table, users, choose=lambda legal: "all_in" if "all_in" in legal.actions else "call")
     assert stand_in.busts, "nobody busted: the deal no longer does what this test needs"
@@ -150,7 +177,7 @@ def test_a_bust_does_what_the_kind_says(seated, stand_in, clock, monkeypatch):
 def test_a_cash_game_bust_frees_the_seat(seated, clock, monkeypatch):
     table, users = seated("nl50", seats=(0, 1, 2), stacks=(2_000, 4_000, 6_000))
     monkeypatch.setattr(hand_start, "hand_deck", lambda: random.Random(1).sample(new_deck(), k=52))
-    monkeypatch.setattr(hand_start, "next_button", lambda current, dealt, rng: dealt[0])
+    monkeypatch.setattr(game_kinds, "next_button", lambda current, dealt, rng: dealt[0])
     clock.advance(31)
     play_out(table, users, choose=lambda legal: "all_in" if "all_in" in legal.actions else "call")
     assert Seat.objects.filter(table=table).count() < 3

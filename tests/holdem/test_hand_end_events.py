@@ -8,6 +8,7 @@ import random
 import pytest
 
 from holdem.engine.cards import new_deck
+from holdem.services import game_kinds
 from holdem.services import hand_start as hand_service
 from tests.holdem.conftest import chips_everywhere, current, play_out
 
@@ -56,7 +57,7 @@ def test_a_hand_that_busts_a_player_ends_then_they_leave_then_the_countdown(
     monkeypatch.setattr(
         hand_service, "hand_deck", lambda: random.Random(1).sample(new_deck(), k=52)
     )
-    monkeypatch.setattr(hand_service, "next_button", lambda current, dealt, rng: dealt[0])
+    monkeypatch.setattr(game_kinds, "next_button", lambda current, dealt, rng: dealt[0])
     clock.advance(31)
     heard.clear()
     play_out(table, users, choose=lambda legal: "all_in" if "all_in" in legal.actions else "call")

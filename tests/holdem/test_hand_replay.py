@@ -20,8 +20,8 @@ from holdem.history.story import hand_story, played_at_text
 from holdem.models import HandRecord
 from holdem.selectors.snapshot import previous_hand_for
 from holdem.selectors.table_view import public_table
+from holdem.services import game_kinds, table_act
 from holdem.services import hand_start as hand_service
-from holdem.services import table_act
 from tests.holdem.conftest import current, play_out
 from tests.holdem.test_fixed_decks import rigged
 
@@ -34,7 +34,7 @@ CARD = re.compile(r"\b([2-9TJQKA][cdhs])\b")
 def stacked(monkeypatch):
     """Deal chosen cards with the button on seat 0 (seat 1 small blind, seat 2 big blind)."""
 
-    monkeypatch.setattr(hand_service, "next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr(game_kinds, "next_button", lambda previous, dealt, rng: 0)
 
     def deal(holes_from_seat_1, board):
         deck = rigged(holes_from_seat_1, board)

@@ -10,8 +10,7 @@ from django.urls import reverse
 
 from holdem.models import HandRecord
 from holdem.selectors.stats import leaderboard, leaderboards
-from holdem.services import hand_start as hand_service
-from holdem.services import table_act
+from holdem.services import game_kinds, table_act
 from tests.holdem.conftest import current
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +21,7 @@ def dated_hands(seated, clock, monkeypatch):
     """Two heads-up tables, the button always on seat 0 (it acts first before the flop, last
     after it). Returns the players by name; every hand is over without a showdown."""
 
-    monkeypatch.setattr(hand_service, "next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr(game_kinds, "next_button", lambda previous, dealt, rng: 0)
     first, first_players = seated("nl50")
     second, second_players = seated("nl50")
     alice, bob = first_players[0], first_players[1]

@@ -15,8 +15,15 @@ from holdem import engine
 from holdem.engine.cards import new_deck
 from holdem.history.pokerstars import pokerstars_text
 from holdem.models import HandAction, HandRecord, Seat, Table
+from holdem.services import (
+    game_kinds,
+    table_act,
+    table_post,
+    table_show,
+    table_sit_in,
+    table_sit_out,
+)
 from holdem.services import hand_start as hand_service
-from holdem.services import table_act, table_post, table_show, table_sit_in, table_sit_out
 from tests.holdem.conftest import chips_everywhere, current, play_out
 from tests.holdem.test_fixed_decks import fixed_deck, rigged  # noqa: F401  (fixture)
 
@@ -27,17 +34,24 @@ CARDS = rf"{CARD}(?: {CARD})*"
 NAME = r"[^:\n]+?"
 ALL_IN = r"(?P<all_in> and is all-in)?"
 
+# A tournament hand (RULES.md 8): "Tournament #T, buy-in+fee" before the game, "- Level II"
+# before the blinds of the hand.
 HEADER = re.compile(
-    r"^PokerStars Hand #(?P<id>\d+): Hold'em (?P<game>No Limit|Pot Limit|Limit) "
+    r"^PokerStars Hand #(?P<id>\d+): "
+    r"(?:Tournament #(?P<tournament>\d+), (?P<buy_in>\d+)\+(?P<fee>\d+) )?"
+    r"Hold'em (?P<game>No Limit|Pot Limit|Limit) (?:- Level (?P<level>[IVXLCDM]+) )?"
     r"\((?P<low>\d+)/(?P<high>\d+)\) - (?P<when>\d{4}/\d\d/\d\d \d\d:\d\d:\d\d) UTC$"
 )
+ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 TABLE = re.compile(
     r"^Table '(?P<table>[^']+)' (?P<max>\d+)-max Seat #(?P<button>\d+) is the button$"
 )
 SEAT = re.compile(rf"^Seat (?P<seat>\d+): (?P<name>{NAME}) \((?P<chips>\d+) in chips\)$")
 # A returning player's dead small blind and live big blind are one post: "small & big blinds".
+# RULES.md 8: each player's ante, "posts the ante 25", comes before every blind.
 POST = re.compile(
-    rf"^(?P<name>{NAME}): posts (?P<what>small blind|big blind|small & big blinds) (?P<n>\d+){ALL_IN}$"
+    rf"^(?P<name>{NAME}): posts (?P<what>the ante|small blind|big blind|small & big blinds) "
+    rf"(?P<n>\d+){ALL_IN}$"
 )
 DEALT = re.compile(rf"^Dealt to (?P<name>{NAME}) \[(?P<cards>{CARD} {CARD})\]$")
 ACTION = re.compile(
@@ -98,8 +112,13 @@ def parse(text: str) -> Parsed:
             section = "posts"
             name, amount = m["name"], int(m["n"])
             assert name in hand.seats, line
-            hand.posts.append((name, m["what"], amount))
+            hand.posts.append((name, m["what"], amount, bool(m["all_in"])))
             hand.put_in[name] += amount
+            if m["what"] == "the ante":
+                # Dead money before the blinds: in the pot, not toward the bet to call.
+                assert all(what == "the ante" for _, what, _, _ in hand.posts), line
+                all_in_as_written(name, bool(m["all_in"]), line)
+                continue
             # Of "small & big blinds" the big blind is live, the small one dead.
             live = min(amount, big_blind) if m["what"] == "small & big blinds" else amount
             hand.round_bet[name] += live
@@ -168,22 +187,50 @@ VERBS |= {"raise": {"raises"}, "all_in": {"calls", "bets", "raises"}, "protected
 def check_against_the_record(record: HandRecord, hand: Parsed) -> None:
     assert int(hand.header["id"]) == record.pk
     assert int(hand.table["button"]) == record.button_seat + 1
-    assert hand.table["table"] == record.table.name
+    tournament = record.tournament
+    if tournament:
+        # RULES.md 8: the tournament, its buy-in and fee, the level; its table is "T 1".
+        assert int(hand.header["tournament"]) == tournament["id"]
+        assert (int(hand.header["buy_in"]), int(hand.header["fee"])) == (
+            tournament["buy_in"],
+            tournament["fee"],
+        )
+        assert roman_value(hand.header["level"]) == tournament["level"]
+        assert hand.table["table"] == f"{tournament['id']} 1"
+    else:
+        assert hand.header["tournament"] is None and hand.header["level"] is None
+        assert hand.table["table"] == record.table.name
     by_name = {p["username"]: p for p in record.players}
     assert hand.seats == {p["username"]: (p["seat"] + 1, p["stack_before"]) for p in record.players}
-    # Blinds: the small and the big blind of the room, or all a short stack had.
+    # Blinds: the small and the big blind of the room, or all a short stack had (after its ante).
     options = record.options
     blinds = {
+        "the ante": options.get("ante", 0),
         "small blind": options["small_blind"],
         "big blind": options["big_blind"],
         "small & big blinds": options["small_blind"] + options["big_blind"],
     }
-    for name, what, amount in hand.posts:
-        assert amount == blinds[what] or amount == by_name[name]["stack_before"], (what, amount)
+    for _name, what, amount, all_in in hand.posts:
+        assert amount == blinds[what] or (all_in and amount < blinds[what]), (what, amount)
+    antes = [name for name, what, _, _ in hand.posts if what == "the ante"]
+    assert sorted(antes) == (sorted(by_name) if blinds["the ante"] else []), antes
+    names = {p["seat"]: p["username"] for p in record.players}
+    if record.blinds:
+        # RULES.md 8, the dead button: the blinds where the hand placed them; a dead small blind
+        # is posted by nobody.
+        posted = {what: name for name, what, _, _ in hand.posts}
+
+        def poster(seat):  # (nobody: a dead small blind, or a player all in from the ante)
+            if seat is None or by_name[names[seat]]["stack_before"] <= blinds["the ante"]:
+                return None
+            return names[seat]
+
+        small, big = record.blinds
+        assert posted.get("small blind") == poster(small), posted
+        assert posted.get("big blind") == poster(big), posted
     # Every logged action, in order, by the player who made it.
     logged = list(HandAction.objects.filter(hand=record).order_by("index"))
     assert len(hand.actions) == len(logged)
-    names = {p["seat"]: p["username"] for p in record.players}
     for (name, verb, _), row in zip(hand.actions, logged):
         assert name == names[row.seat]
         expected = VERBS.get(row.action, set())
@@ -216,6 +263,12 @@ def check_against_the_record(record: HandRecord, hand: Parsed) -> None:
     for name, p in by_name.items():
         after = p["stack_before"] - hand.put_in[name] + hand.returned[name] + hand.collected[name]
         assert after == p["stack_after"], (name, p, hand.put_in[name], hand.returned[name])
+
+
+def roman_value(numeral: str) -> int:
+    """A roman numeral read back: "XIV" -> 14."""
+    values = [ROMAN[letter] for letter in numeral]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
 
 
 def shows_chosen(table, users, record: HandRecord, rng: random.Random) -> None:
@@ -319,7 +372,7 @@ def check_or_call(legal):
 def test_a_call_all_in_that_wins_is_still_written_all_in(seated, clock, fixed_deck, monkeypatch):  # noqa: F811
     # Heads-up, button 0 (the small blind, acting first): seat 0 moves all in with 7-2, seat 1
     # calls all in for less with aces and wins, in the step that settles the hand.
-    monkeypatch.setattr(hand_service, "next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr(game_kinds, "next_button", lambda previous, dealt, rng: 0)
     table, users = seated("nl50", seats=(0, 1), stacks=[5_000, 2_000])
     fixed_deck(rigged([["Ah", "Ad"], ["7c", "2d"]], ["As", "Kd", "9h", "4c", "3s"]))
     clock.advance(31)
@@ -357,7 +410,7 @@ def test_a_returning_players_dead_small_and_live_big_blind_are_one_post(seated, 
 
 def test_the_uncontested_winners_show_is_in_the_text(seated, clock, monkeypatch):
     # RULES.md 4 [003]: the winner without a showdown chooses to show, after the hand.
-    monkeypatch.setattr(hand_service, "next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr(game_kinds, "next_button", lambda previous, dealt, rng: 0)
     table, users = seated("nl50", seats=(0, 1, 2))
     clock.advance(31)
     act_until_over(table, users, lambda legal: "fold")  # to the big blind, seat 2
@@ -378,7 +431,7 @@ def test_a_beaten_hand_shown_at_the_prompt_is_shown_in_the_text_and_not_mucked(
     monkeypatch,
 ):
     # RULES.md 4 [003]: without auto-muck, the beaten seat 0 is offered Show or Muck and shows.
-    monkeypatch.setattr(hand_service, "next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr(game_kinds, "next_button", lambda previous, dealt, rng: 0)
     table, users = seated("nl50", seats=(0, 1), buy_in=3_000)
     Seat.objects.filter(user=users[0]).update(auto_muck=False)
     fixed_deck(rigged([["Ah", "Ad"], ["8s", "7s"]], ["As", "Kd", "9h", "4c", "3c"]))

@@ -13,8 +13,8 @@ from casino.accounts.services import wallet_adjust
 from holdem.engine.cards import new_deck
 from holdem.models import HandRecord, Seat
 from holdem.selectors.stats import CHART_MAX_POINTS, ChipPoint, chip_chart, player_stats
+from holdem.services import game_kinds, table_act
 from holdem.services import hand_start as hand_service
-from holdem.services import table_act
 from tests.holdem.conftest import chips_everywhere, current
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +48,7 @@ def heads_up(seated, clock, monkeypatch):
     """Seat 0 (5,000 chips) against seat 1 (1,000), the button always on seat 0: seat 0 posts
     the small blind and acts first before the flop, seat 1 first after it (RULES.md 3)."""
 
-    monkeypatch.setattr(hand_service, "next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr(game_kinds, "next_button", lambda previous, dealt, rng: 0)
     table, users = seated("nl50", seats=(0, 1), stacks=[5_000, 1_000], min_buy_in=500)
 
     def play(deck, moves):

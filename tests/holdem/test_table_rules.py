@@ -117,7 +117,7 @@ def test_the_rathole_minimum_may_exceed_the_rooms_maximum_and_lapses_after_30_mi
 @pytest.fixture
 def showdown_table(seated, clock, fixed_deck, monkeypatch):  # noqa: F811
     """Heads-up, button on seat 0: seat 1 (the big blind, first to show) holds aces, seat 0 7-2."""
-    monkeypatch.setattr("holdem.services.hand_start.next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr("holdem.services.game_kinds.next_button", lambda previous, dealt, rng: 0)
     table, users = seated("nl50", seats=(0, 1), buy_in=3_000)
     fixed_deck(rigged([["Ah", "Ad"], ["7c", "2d"]], ["As", "Kd", "9h", "4c", "3s"]))
     return table, users

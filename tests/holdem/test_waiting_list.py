@@ -232,7 +232,7 @@ def test_a_player_who_busts_frees_a_seat_for_the_line(full_room, make_player, cl
     first = make_player()
     waiting_join(table_id=table.pk, user=first)
     # Seat 0 has the button and is dealt second; its aces beat seat 1's seven-deuce all in.
-    monkeypatch.setattr("holdem.services.hand_start.next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr("holdem.services.game_kinds.next_button", lambda previous, dealt, rng: 0)
     deck = rigged([["7c", "2d"], ["Ah", "Ad"]], ["As", "Kd", "9h", "4c", "3s"])
     monkeypatch.setattr("holdem.services.hand_start.hand_deck", lambda: list(deck))
     clock.advance(31)

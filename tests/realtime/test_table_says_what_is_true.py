@@ -88,7 +88,7 @@ def test_the_last_winner_leaves_the_felt_once_the_time_to_show_is_over_and_nobod
 ):
     # Heads-up, button on seat 0: seat 1 (big blind) holds aces, seat 0 seven-deuce and is asked
     # to show or muck.
-    monkeypatch.setattr("holdem.services.hand_start.next_button", lambda previous, dealt, rng: 0)
+    monkeypatch.setattr("holdem.services.game_kinds.next_button", lambda previous, dealt, rng: 0)
     deck = rigged([["Ah", "Ad"], ["7c", "2d"]], ["As", "Kd", "9h", "4c", "3s"])
     monkeypatch.setattr("holdem.services.hand_start.hand_deck", lambda: list(deck))
     table = table_room()

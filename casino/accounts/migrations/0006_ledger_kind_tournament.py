@@ -4,7 +4,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ('accounts', '0005_ledger_kind_refill'),
     ]
@@ -13,6 +12,19 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='ledgerentry',
             name='kind',
-            field=models.CharField(choices=[('grant', 'Starting grant'), ('admin_adjustment', 'Admin adjustment'), ('buy_in', 'Buy-in (wallet to table)'), ('cash_out', 'Cash-out (table to wallet)'), ('refill', 'Free chips'), ('tournament_buy_in', 'Tournament buy-in (to the prize pool)'), ('tournament_fee', 'Tournament fee (to the house)'), ('tournament_refund', 'Tournament refund'), ('tournament_prize', 'Tournament prize')], max_length=24),
+            field=models.CharField(
+                choices=[
+                    ('grant', 'Starting grant'),
+                    ('admin_adjustment', 'Admin adjustment'),
+                    ('buy_in', 'Buy-in (wallet to table)'),
+                    ('cash_out', 'Cash-out (table to wallet)'),
+                    ('refill', 'Free chips'),
+                    ('tournament_buy_in', 'Tournament buy-in (to the prize pool)'),
+                    ('tournament_fee', 'Tournament fee (to the house)'),
+                    ('tournament_refund', 'Tournament refund'),
+                    ('tournament_prize', 'Tournament prize'),
+                ],
+                max_length=24,
+            ),
         ),
     ]

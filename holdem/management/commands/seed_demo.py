@@ -1,4 +1,5 @@
-"""manage.py seed_demo: demo players, an admin and one room per preset; safe to run again."""
+"""manage.py seed_demo: demo players, an admin, one room per preset and one Sit & Go template per
+Sit & Go preset; safe to run again."""
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
@@ -6,6 +7,7 @@ from django.db import transaction
 from casino.accounts.models import User
 from casino.accounts.services import account_open
 from holdem.services import rooms_seed_presets
+from holdem.services.tournaments import sit_and_go_presets_seed
 
 DEMO_PASSWORD = "holdem-demo"
 DEMO_PLAYERS = ("alice", "bob", "carol", "dave")
@@ -21,9 +23,10 @@ class Command(BaseCommand):
                 self._ensure_user(username, DEMO_PASSWORD)
             self._ensure_user(ADMIN[0], ADMIN[1], admin=True)
             rooms = rooms_seed_presets()
+            sit_and_gos = sit_and_go_presets_seed()
         self.stdout.write(
             f"demo ready: players {', '.join(DEMO_PLAYERS)} (password {DEMO_PASSWORD!r}), "
-            f"admin {ADMIN[0]!r} (password {ADMIN[1]!r}), {rooms} rooms"
+            f"admin {ADMIN[0]!r} (password {ADMIN[1]!r}), {rooms} rooms, {sit_and_gos} Sit & Gos"
         )
         # The admin may adjust chips, so the admin site also asks for a code (docs/decisions.md).
         self.stdout.write(

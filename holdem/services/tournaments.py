@@ -1,0 +1,417 @@
+"""Sit & Go tournaments (RULES.md 8): one always open per active template, registration with its
+two ledger lines, the start (seats drawn, a table made, the next one opened), the level clock,
+and the places and prizes decided as hands end.
+
+Lock order (style.md 8): the table row, then the tournament row, then wallets. Registration has
+no table yet: the tournament row, then the wallet.
+"""
+
+import secrets
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Exists, F, OuterRef
+from django.utils import timezone
+
+from casino.accounts.models import LedgerKind, User
+from casino.accounts.services import wallet_adjust, wallet_lock
+from casino.errors import DomainError
+from holdem.db import rows
+from holdem.db.locks import LockedTable, table_lock
+from holdem.engine.names import FIXED_LIMIT
+from holdem.engine.tournament import places_for_busts
+from holdem.models import (
+    Disconnect,
+    Entry,
+    HandRecord,
+    Seat,
+    SitGoTemplate,
+    Table,
+    TableKind,
+    TableStatus,
+    Tournament,
+    TournamentEntry,
+    TournamentStatus,
+)
+from holdem.presets import SIT_AND_GO_PRESETS
+from holdem.realtime.broadcast import (
+    LOBBY_GROUP,
+    frame_message,
+    send_on_commit,
+    user_socket_group,
+)
+from holdem.selectors.tournaments import (
+    entry_open_of,
+    level_of,
+    prize_table,
+    sit_and_go_summary,
+)
+from holdem.services.notify import TableChange, notify_table
+
+# RULES.md 8: the first hand is dealt 10 s after the last seat is taken.
+FIRST_HAND_SECONDS = 10
+# Between two hands of a tournament (the cash game's 30/10 s would eat the levels): long enough
+# to see the result, short enough for the clock (docs/decisions.md).
+BETWEEN_HANDS_SECONDS = 4
+
+# The template's figures a tournament copies when it opens.
+_COPIED = (
+    "seats",
+    "structure",
+    "buy_in",
+    "fee",
+    "starting_stack",
+    "level_seconds",
+    "turn_seconds",
+    "time_bank_seconds",
+    "auto_muck",
+)
+
+
+def ordinal(place: int) -> str:
+    """1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+def sit_and_go_open(template: SitGoTemplate) -> Tournament:
+    """A new Sit & Go of `template`, taking entries, announced to the lobby."""
+    tournament = Tournament.objects.create(
+        template=template,
+        name=template.name,
+        blind_schedule=list(template.blind_schedule),
+        payouts=list(template.payouts),
+        **{name: getattr(template, name) for name in _COPIED},
+    )
+    _lobby_announce(tournament)
+    return tournament
+
+
+def sit_and_gos_keep_open() -> int:
+    """RULES.md 8: every active template has one Sit & Go taking entries; open those missing.
+    Returns how many were opened. One query when none is missing (the clock asks every second)."""
+    taking_entries = Tournament.objects.filter(
+        template=OuterRef("pk"), status=TournamentStatus.REGISTERING
+    )
+    missing = SitGoTemplate.objects.filter(active=True).exclude(Exists(taking_entries))
+    opened = 0
+    for template_id in list(missing.values_list("pk", flat=True)):
+        with transaction.atomic():
+            # Under the template's lock, so that two clocks do not both open one.
+            template = SitGoTemplate.objects.select_for_update().get(pk=template_id)
+            if not Tournament.objects.filter(
+                template=template, status=TournamentStatus.REGISTERING
+            ).exists():
+                sit_and_go_open(template)
+                opened += 1
+    return opened
+
+
+def sit_and_go_presets_seed() -> int:
+    """One template per shipped preset (RULES.md 8), created once, each with one Sit & Go open.
+    Returns the number of active templates."""
+    for key, preset in SIT_AND_GO_PRESETS.items():
+        if not SitGoTemplate.objects.filter(preset=key).exists():
+            SitGoTemplate.objects.create(preset=key, **preset)
+    sit_and_gos_keep_open()
+    return SitGoTemplate.objects.filter(active=True).count()
+
+
+def _tournament_locked(tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.select_for_update(no_key=True).filter(pk=tournament_id).first()
+    if tournament is None:
+        raise DomainError("no_such_tournament", "that tournament does not exist")
+    return tournament
+
+
+def tournament_register(*, tournament_id: int, user: User) -> Tournament:
+    """RULES.md 8: register in a Sit & Go: the buy-in and the fee leave the wallet as two ledger
+    lines. One tournament at a time, and not while seated in a room. The last seat taken starts
+    it, in the same transaction."""
+    with transaction.atomic():
+        tournament = _tournament_locked(tournament_id)
+        if tournament.status != TournamentStatus.REGISTERING:
+            raise DomainError("tournament_started", "this Sit & Go is no longer taking entries")
+        # The wallet lock serialises one player registering twice, or registering while sitting
+        # down somewhere (table_sit checks registrations under the same lock).
+        wallet = wallet_lock(user_ids=[user.pk])[user.pk]
+        mine = entry_open_of(user)
+        if mine is not None:
+            if mine.tournament_id == tournament.pk:
+                raise DomainError("already_registered", "you are registered in this Sit & Go")
+            raise DomainError(
+                "registered_elsewhere",
+                f"you are already in {mine.tournament.name} (#{mine.tournament_id}); "
+                "one tournament at a time",
+            )
+        if Seat.objects.filter(user=user).exists():
+            raise DomainError(
+                "seated_elsewhere", "you sit at a table; leave it before you register"
+            )
+        taken = tournament.entries.count()
+        if taken >= tournament.seats:
+            raise DomainError("tournament_full", "every seat of this Sit & Go is taken")
+        cost = tournament.buy_in + tournament.fee
+        if wallet.balance < cost:
+            raise DomainError(
+                "insufficient_chips",
+                f"the buy-in and fee are {cost:,} chips; you have {wallet.balance:,}",
+            )
+        label = f"{tournament.name} #{tournament.pk}"
+        wallet_adjust(
+            user=user,
+            amount=-tournament.buy_in,
+            kind=LedgerKind.TOURNAMENT_BUY_IN,
+            reason=f"Buy-in: {label}",
+        )
+        if tournament.fee:
+            wallet_adjust(
+                user=user,
+                amount=-tournament.fee,
+                kind=LedgerKind.TOURNAMENT_FEE,
+                reason=f"Fee: {label}",
+            )
+        now = timezone.now()
+        TournamentEntry.objects.create(tournament=tournament, user=user, registered_at=now)
+        if taken + 1 == tournament.seats:
+            _tournament_start(tournament, now)
+        else:
+            _lobby_announce(tournament)
+    return tournament
+
+
+def tournament_unregister(*, tournament_id: int, user: User) -> Tournament:
+    """RULES.md 8: before the start, the buy-in and the fee come back (two ledger lines)."""
+    with transaction.atomic():
+        tournament = _tournament_locked(tournament_id)
+        entry = tournament.entries.filter(user=user).first()
+        if entry is None:
+            raise DomainError("not_registered", "you are not registered in this Sit & Go")
+        if tournament.status != TournamentStatus.REGISTERING:
+            raise DomainError(
+                "tournament_started", "this Sit & Go has started: registrations are final"
+            )
+        wallet_lock(user_ids=[user.pk])
+        _refund(tournament, entry, why="Unregistered")
+        entry.delete()
+        _lobby_announce(tournament)
+    return tournament
+
+
+def tournament_cancel(*, tournament_id: int, actor: User) -> Tournament:
+    """Staff cancel a Sit & Go before it starts: every registration is refunded. One that has
+    started cannot be cancelled (its chips are in play)."""
+    with transaction.atomic():
+        tournament = _tournament_locked(tournament_id)
+        if tournament.status != TournamentStatus.REGISTERING:
+            raise DomainError(
+                "tournament_started", "only a Sit & Go that has not started can be cancelled"
+            )
+        entries = list(tournament.entries.select_related("user"))
+        wallet_lock(user_ids=[e.user_id for e in entries])
+        for entry in entries:
+            _refund(tournament, entry, why=f"Cancelled by {actor.get_username()}")
+        tournament.entries.all().delete()
+        tournament.status = TournamentStatus.CANCELLED
+        tournament.finished_at = timezone.now()
+        tournament.save(update_fields=["status", "finished_at"])
+        _lobby_announce(tournament)
+    sit_and_gos_keep_open()
+    return tournament
+
+
+def _refund(tournament: Tournament, entry: TournamentEntry, *, why: str) -> None:
+    label = f"{tournament.name} #{tournament.pk}"
+    for amount, part in ((tournament.buy_in, "buy-in"), (tournament.fee, "fee")):
+        if amount:
+            wallet_adjust(
+                user=entry.user,
+                amount=amount,
+                kind=LedgerKind.TOURNAMENT_REFUND,
+                reason=f"{why}: {part} of {label} returned",
+            )
+
+
+def _tournament_start(tournament: Tournament, now: datetime) -> None:
+    """RULES.md 8: the last seat is taken: seats drawn at random (the button is drawn with the
+    first hand), the table made with the starting stacks, the first hand 10 s away, the players
+    told wherever they are, and a fresh Sit & Go of the template opened."""
+    entries = list(tournament.entries.select_related("user").order_by("registered_at", "id"))
+    numbers = secrets.SystemRandom().sample(range(tournament.seats), len(entries))
+    level = level_of(tournament, 0)
+    fixed_limit = tournament.structure == FIXED_LIMIT
+    first_hand_at = now + timedelta(seconds=FIRST_HAND_SECONDS)
+    table = Table.objects.create(
+        name=f"{tournament.name} #{tournament.pk}",
+        kind=TableKind.SIT_AND_GO,
+        seats=tournament.seats,
+        structure=tournament.structure,
+        blinds="fixed",
+        small_blind=level["small_blind"],
+        big_blind=level["big_blind"],
+        **(
+            {"small_bet": level["big_blind"], "big_bet": 2 * level["big_blind"], "raise_cap": 3}
+            if fixed_limit
+            else {"raise_cap": None}
+        ),
+        min_buy_in=0,
+        max_buy_in=None,
+        entry=Entry.NEXT_HAND,
+        disconnect=Disconnect.CHECK_FOLD,  # no all-in protection in tournaments (RULES.md 8)
+        turn_seconds=tournament.turn_seconds,
+        time_bank_seconds=tournament.time_bank_seconds,
+        countdown_seconds=BETWEEN_HANDS_SECONDS,
+        countdown_full_seconds=BETWEEN_HANDS_SECONDS,
+        auto_muck=tournament.auto_muck,
+        next_hand_at=first_hand_at,
+    )
+    for entry, number in zip(entries, numbers):
+        Seat.objects.create(
+            table=table,
+            number=number,
+            user=entry.user,
+            stack=tournament.starting_stack,
+            auto_muck=entry.user.auto_muck,
+            time_bank_ms=tournament.time_bank_seconds * 1000,
+        )
+        entry.seat = number
+    rows.save_many(entries, ["seat"])
+    tournament.status = TournamentStatus.RUNNING
+    tournament.table = table
+    tournament.started_at = now
+    tournament.entrants = len(entries)
+    tournament.prize_pool = tournament.buy_in * len(entries)
+    tournament.level = 0
+    # The first level starts with the first hand.
+    tournament.level_ends_at = first_hand_at + timedelta(seconds=tournament.level_seconds)
+    tournament.save(
+        update_fields=[
+            "status",
+            "table",
+            "started_at",
+            "entrants",
+            "prize_pool",
+            "level",
+            "level_ends_at",
+        ]
+    )
+    started = {
+        "type": "tournament_started",
+        "tournament": {
+            "id": tournament.pk,
+            "name": tournament.name,
+            "table_id": table.pk,
+            "table_url": f"/tables/{table.pk}/",
+        },
+    }
+    send_on_commit([(user_socket_group(e.user_id), frame_message(started)) for e in entries])
+    _lobby_announce(tournament)
+    # RULES.md 8: there is always one taking entries.
+    if tournament.template.active:
+        sit_and_go_open(tournament.template)
+
+
+def tournament_hand_ended(
+    table: LockedTable, *, record: HandRecord, seats: Sequence[Seat], now: datetime
+) -> None:
+    """RULES.md 8: the players left with no chips are out, placed and paid at once; the last
+    one with chips wins what is left of the pool, and the tournament is over (the table closes
+    as the hand's end stands the winner up). The caller holds the table lock."""
+    tournament = Tournament.objects.select_for_update(no_key=True).get(table_id=table.pk)
+    if tournament.status != TournamentStatus.RUNNING:
+        return
+    before = {p["seat"]: p["stack_before"] for p in record.players}
+    out = [s for s in seats if s.stack == 0 and s.number in before]
+    if not out:
+        return
+    entries = {e.user_id: e for e in tournament.entries.filter(place__isnull=True)}
+    placed = tournament.entries.filter(place__isnull=False).count()
+    paid = prize_table(tournament)
+    # Clockwise from the first seat left of the button (the odd chip of a shared prize).
+    dealt = sorted(before)
+    order = [n for n in dealt if n > record.button_seat] + [
+        n for n in dealt if n <= record.button_seat
+    ]
+    by_seat = {s.number: s for s in seats}
+    decided = places_for_busts(
+        [(s.number, before[s.number]) for s in out],
+        tournament.entrants - placed,
+        [paid[i] if i < len(paid) else 0 for i in range(tournament.entrants)],
+        order,
+    )
+    for number, place, prize in decided:
+        _place(tournament, entries[by_seat[number].user_id], place, prize, record, now)
+    alive = [s for s in seats if s.stack > 0]
+    if len(alive) == 1:
+        # The winner takes what is left of the pool: first place and its odd chips.
+        winner = entries[alive[0].user_id]
+        _place(tournament, winner, 1, tournament.prize_pool - tournament.prizes_paid, record, now)
+        tournament.status = TournamentStatus.FINISHED
+        tournament.finished_at = now
+        tournament.level_ends_at = None
+        table.status = TableStatus.CLOSING  # the end of the hand stands the winner up
+        table.next_hand_at = None
+        rows.save_fields(table, ["status", "next_hand_at"])
+    tournament.save(update_fields=["prizes_paid", "status", "finished_at", "level_ends_at"])
+    _lobby_announce(tournament)
+
+
+def _place(
+    tournament: Tournament,
+    entry: TournamentEntry,
+    place: int,
+    prize: int,
+    record: HandRecord,
+    now: datetime,
+) -> None:
+    entry.place, entry.prize, entry.finished_at, entry.out_in_hand = place, prize, now, record
+    entry.save(update_fields=["place", "prize", "finished_at", "out_in_hand"])
+    if prize:
+        wallet_adjust(
+            user=entry.user,
+            amount=prize,
+            kind=LedgerKind.TOURNAMENT_PRIZE,
+            reason=f"{ordinal(place)} place in {tournament.name} #{tournament.pk}",
+            table_id=tournament.table_id,
+        )
+        tournament.prizes_paid += prize
+
+
+def tournament_levels_fire_due(now: datetime, silent_since: datetime | None = None) -> int:
+    """RULES.md 8: the levels whose time is up move on (the next hand dealt plays the new
+    blinds). After downtime (`silent_since`: since when the clock was silent), the levels in
+    progress are extended by it first: a restart does not eat a level. Returns how many moved."""
+    if silent_since is not None:
+        Tournament.objects.filter(
+            status=TournamentStatus.RUNNING, level_ends_at__gt=silent_since
+        ).update(level_ends_at=F("level_ends_at") + (now - silent_since))
+    due = Tournament.objects.filter(status=TournamentStatus.RUNNING, level_ends_at__lte=now)
+    moved = 0
+    for tournament_id, table_id in list(due.values_list("pk", "table_id")):
+        with transaction.atomic():
+            table = table_lock(table_id)
+            tournament = _tournament_locked(tournament_id)
+            ends = tournament.level_ends_at
+            if tournament.status != TournamentStatus.RUNNING or ends is None or ends > now:
+                continue
+            tournament.level += 1
+            tournament.level_ends_at = max(ends, now) + timedelta(seconds=tournament.level_seconds)
+            tournament.save(update_fields=["level", "level_ends_at"])
+            level = level_of(tournament, tournament.level)
+            # The room's stakes show the level in force.
+            table.small_blind, table.big_blind = level["small_blind"], level["big_blind"]
+            fields = ["small_blind", "big_blind"]
+            if table.structure == FIXED_LIMIT:
+                table.small_bet, table.big_bet = level["big_blind"], 2 * level["big_blind"]
+                fields += ["small_bet", "big_bet"]
+            rows.save_fields(table, fields)
+            notify_table(table, TableChange("level", level))
+            moved += 1
+    return moved
+
+
+def _lobby_announce(tournament: Tournament) -> None:
+    """After commit, the Sit & Go as the lobby lists it (docs/protocol.md, `sit_and_go`)."""
+    frame = {"type": "sit_and_go", "sit_and_go": sit_and_go_summary(tournament)}
+    send_on_commit([(LOBBY_GROUP, frame_message(frame))])
