@@ -148,7 +148,7 @@ export class SitAndGoList {
           "div",
           { class: "sng-top" },
           el("span", { class: "sng-name" }, s.name),
-          mine ? el("span", { class: "badge your-seat" }, s.status === "registering" ? "Registered" : "You play") : null,
+          mine ? el("span", { class: "badge your-seat" }, { registering: "Registered", running: "You play" }[s.status] || "You played") : null,
         ),
         el("p", { class: "sng-players" }, s.players && s.players.length ? s.players.join(", ") : el("span", { class: "muted" }, "Nobody registered yet")),
         el("p", { class: "sng-state" }, stateText(s)),

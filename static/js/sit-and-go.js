@@ -5,35 +5,35 @@
 import { chips } from "./format.js";
 import { ordinal } from "./waiting.js";
 
-const LISTED = new Set(["registering", "running"]);
-const ORDER = { registering: 0, running: 1 };
+const ORDER = { registering: 0, running: 1, finished: 2, cancelled: 3 };
 
-/** The tournaments of a `lobby` frame (or the page), by id: the ones the lobby lists. */
+/** The tournaments of a `lobby` frame (or the page), by id. The server lists those taking
+ * entries, those running and those that ended in the last hour. */
 export function sitAndGosFrom(list) {
   const held = new Map();
   for (const s of Array.isArray(list) ? list : []) {
-    if (s && Number.isInteger(s.id) && LISTED.has(s.status)) held.set(s.id, s);
+    if (s && Number.isInteger(s.id) && Object.hasOwn(ORDER, s.status)) held.set(s.id, s);
   }
   return held;
 }
 
-/** A `sit_and_go` frame: the tournament replaces the one held; finished or cancelled, it leaves
- * the list (the lobby lists open and running ones). Returns a new Map. */
+/** A `sit_and_go` frame: the tournament replaces the one held (a finished one stays, with its
+ * results, until the next full list leaves it out). Returns a new Map. */
 export function applySitAndGo(held, s) {
   const next = new Map(held);
-  if (!s || !Number.isInteger(s.id)) return next;
-  if (LISTED.has(s.status)) next.set(s.id, s);
-  else next.delete(s.id);
+  if (!s || !Number.isInteger(s.id) || !Object.hasOwn(ORDER, s.status)) return next;
+  next.set(s.id, s);
   return next;
 }
 
-/** Open ones first (the one closest to starting first), then the running ones; by id within. */
+/** Open ones first (the one closest to starting first), then the running ones, then those
+ * over (the latest first); by id within. */
 export function orderedSitAndGos(held) {
   return [...held.values()].sort(
     (a, b) =>
       ORDER[a.status] - ORDER[b.status] ||
       (a.status === "registering" ? seatsLeft(a) - seatsLeft(b) : 0) ||
-      a.id - b.id,
+      (ORDER[a.status] >= 2 ? b.id - a.id : a.id - b.id),
   );
 }
 

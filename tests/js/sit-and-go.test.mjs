@@ -39,21 +39,23 @@ const sng = (id, fields = {}) => ({
   ...fields,
 });
 
-test("RULES.md 8: the lobby lists the open and running Sit & Gos, open ones first", () => {
+test("RULES.md 8: the lobby lists the open Sit & Gos first, then the running ones, then those over", () => {
   const held = sitAndGosFrom([
     sng(1, { status: "running", table_id: 9, table_url: "/tables/9/" }),
     sng(2, { registered: 2, players: ["ann", "bob"] }),
     sng(3, { status: "finished" }),
     sng(4, { registered: 5, players: ["a", "b", "c", "d", "e"] }),
     sng(5, { status: "cancelled" }),
+    sng(6, { status: "finished" }),
+    sng(7, { status: "postponed" }),
     null,
   ]);
-  assert.deepEqual([...held.keys()].sort(), [1, 2, 4]);
-  // The one closest to starting leads; running ones come after every open one.
-  assert.deepEqual(orderedSitAndGos(held).map((s) => s.id), [4, 2, 1]);
+  assert.deepEqual([...held.keys()].sort(), [1, 2, 3, 4, 5, 6]);
+  // The one closest to starting leads; the latest to end comes first among those over.
+  assert.deepEqual(orderedSitAndGos(held).map((s) => s.id), [4, 2, 1, 6, 3, 5]);
 });
 
-test("a sit_and_go frame replaces the tournament held, and a finished one leaves the list", () => {
+test("a sit_and_go frame replaces the tournament held, and a finished one stays with its results", () => {
   let held = sitAndGosFrom([sng(1)]);
   held = applySitAndGo(held, sng(1, { registered: 1, players: ["ann"] }));
   assert.equal(held.get(1).registered, 1);
@@ -61,9 +63,10 @@ test("a sit_and_go frame replaces the tournament held, and a finished one leaves
   assert.equal(held.size, 2);
   const before = held;
   held = applySitAndGo(held, sng(1, { status: "finished" }));
-  assert.deepEqual([...held.keys()], [2]);
-  assert.equal(before.size, 2, "the Map given is left as it was");
-  assert.equal(applySitAndGo(held, { status: "running" }).size, 1, "a frame without an id changes nothing");
+  assert.equal(held.get(1).status, "finished");
+  assert.equal(before.get(1).status, "registering", "the Map given is left as it was");
+  assert.deepEqual(rowControls(held.get(1), "ann"), { register: false, unregister: false, table: null, results: "/tournaments/1/" });
+  assert.equal(applySitAndGo(held, { status: "running" }).size, 2, "a frame without an id changes nothing");
 });
 
 test("a row's words: entry, speed, places paid, prizes and how far registration is", () => {

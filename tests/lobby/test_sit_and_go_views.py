@@ -8,34 +8,21 @@ from django.test import Client
 from django.urls import reverse
 
 from casino.accounts.selectors import wallet_balance
-from holdem.models import HandRecord, SitGoTemplate, Tournament
+from holdem.models import HandRecord, SitGoTemplate
 from holdem.presets import SIT_AND_GO_PRESETS
 from holdem.services import table_sit
-from holdem.services.tournaments import tournament_register
+from holdem.services.tournaments import sit_and_go_open, tournament_register
 from tests.holdem.conftest import play_out
 
 pytestmark = pytest.mark.django_db
 
 
-def open_sit_and_go(preset="sng6", **changes):
-    """A Sit & Go taking entries, copied from its template as the site opens one."""
-    figures = {**SIT_AND_GO_PRESETS[preset], **changes}
-    template = SitGoTemplate.objects.create(preset=preset, **figures)
-    return Tournament.objects.create(
-        template=template,
-        name=template.name,
-        seats=template.seats,
-        structure=template.structure,
-        buy_in=template.buy_in,
-        fee=template.fee,
-        starting_stack=template.starting_stack,
-        level_seconds=template.level_seconds,
-        blind_schedule=template.blind_schedule,
-        payouts=template.payouts,
-        turn_seconds=template.turn_seconds,
-        time_bank_seconds=template.time_bank_seconds,
-        auto_muck=template.auto_muck,
-    )
+def open_sit_and_go(preset="sng6"):
+    """A Sit & Go taking entries, from a template of the shipped preset, opened as the site does."""
+    template = SitGoTemplate.objects.filter(preset=preset).first()
+    if template is None:
+        template = SitGoTemplate.objects.create(preset=preset, **SIT_AND_GO_PRESETS[preset])
+    return sit_and_go_open(template)
 
 
 def post(client, name, tournament_id):
@@ -164,15 +151,33 @@ def test_the_results_page_shows_places_prizes_and_the_hands_each_may_open(
     tournament = open_sit_and_go("hu_hyper")
     ann, bob, watcher = make_player("ann"), make_player("bob"), make_player("cy")
     tournament_register(tournament_id=tournament.pk, user=ann)
-    tournament_register(tournament_id=tournament.pk, user=bob)
+    client.force_login(bob)
+    # The last seat taken starts it: the answer already links the table.
+    started = post(client, "sit_and_go_register", tournament.pk).json()["sit_and_go"]
     tournament.refresh_from_db()
+    assert (
+        started["status"] == "running" and started["table_url"] == f"/tables/{tournament.table_id}/"
+    )
 
     client.force_login(watcher)
+    late = post(client, "sit_and_go_register", tournament.pk)
+    assert late.status_code == 400 and late.json()["error"]["code"] == "tournament_started"
     page = client.get(reverse("tournament_results", args=[tournament.pk]))
     assert page.status_code == 200
     html = page.content.decode()
     assert "Heads-up Hyper" in html and "ann" in html and "bob" in html
-    assert "2,000 + 100" in html
+    assert "2,000 + 100" in html and "4,000" in html  # the pool
+    assert "Still in" in html and f'href="/tables/{tournament.table_id}/"' in html
+    # The lobby row of a running one links its table and its results.
+    lobby = client.get(reverse("lobby")).content.decode()
+    row = lobby.split(f'data-sit-and-go-id="{tournament.pk}"')[1].split("</tr>")[0]
+    assert ">Watch<" in row and reverse("tournament_results", args=[tournament.pk]) in row
+    client.force_login(ann)
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert (
+        "Take your seat"
+        in lobby.split(f'data-sit-and-go-id="{tournament.pk}"')[1].split("</tr>")[0]
+    )
 
     assert client.get(reverse("tournament_results", args=[999_999])).status_code == 404
     # Signed out: to the sign-in page, as every page of the site.
