@@ -49,7 +49,9 @@ export function levelCountdownText(t, now) {
   return left > 0 ? `in ${clockText(left)}` : "with the next hand";
 }
 
+/** "4 of 6 players left"; once it is over, "6 entrants" (nobody is left: the winner has a place). */
 export function playersLeftText(t) {
+  if (t.status === "finished") return `${chips(t.entrants)} entrant${t.entrants === 1 ? "" : "s"}`;
   return `${chips(t.players_left)} of ${chips(t.entrants)} players left`;
 }
 

@@ -74,6 +74,8 @@ test("the players left, and the prizes with who took each once it is settled", (
   ]);
   const over = panel({ status: "finished", players_left: 1, finished: [{ username: "ann", place: 1, prize: 3900 }, { username: "bob", place: 2, prize: 2100 }] });
   assert.deepEqual(prizeRows(over).map((row) => row.username), ["ann", "bob"]);
+  // Over, the winner has a place too: nobody is "left".
+  assert.equal(playersLeftText({ ...over, players_left: 0 }), "6 entrants");
 });
 
 test("RULES.md 8: a player out sees their place, and their prize when there is one", () => {
