@@ -21,6 +21,16 @@ urlpatterns = [
         name="waiting_leave",
     ),
     path("lobby/waiting/<int:table_id>/take/", lobby_views.waiting_take_view, name="waiting_take"),
+    path(
+        "lobby/sit-and-go/<int:tournament_id>/register/",
+        lobby_views.sit_and_go_register_view,
+        name="sit_and_go_register",
+    ),
+    path(
+        "lobby/sit-and-go/<int:tournament_id>/unregister/",
+        lobby_views.sit_and_go_unregister_view,
+        name="sit_and_go_unregister",
+    ),
     path("accounts/signup/", account_views.signup, name="signup"),
     path(
         "accounts/login/",
@@ -34,6 +44,11 @@ urlpatterns = [
     path("leaderboard/", holdem_views.leaderboard_page, name="leaderboard"),
     path("tables/<int:table_id>/", holdem_views.table_page, name="table"),
     path("tables/<int:table_id>/enter/", holdem_views.table_enter, name="table_enter"),
+    path(
+        "tournaments/<int:tournament_id>/",
+        holdem_views.tournament_page,
+        name="tournament_results",
+    ),
     path("hands/", holdem_views.hand_list, name="hand_list"),
     path("hands/<int:hand_id>/", holdem_views.hand_detail, name="hand_detail"),
     path("hands/<int:hand_id>/pokerstars.txt", holdem_views.hand_download, name="hand_download"),

@@ -1,19 +1,21 @@
 """Hand history pages: the player's own recent hands, each hand's record and replayer, and a
-PokerStars-format download of each."""
+PokerStars-format download of each; the table page, the statistics and a Sit & Go's results."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.dateparse import parse_datetime
 from django.utils.text import capfirst
 
 from casino.errors import DomainError
 from holdem.history.pokerstars import pokerstars_text
 from holdem.history.replayer import hand_replay
-from holdem.models import HandRecord, Seat, Table, TableKind, TableStatus
+from holdem.models import HandRecord, Seat, Table, TableKind, TableStatus, Tournament
 from holdem.selectors.hand_history import hand_before, hand_summary_for, hands_of
 from holdem.selectors.lobby import rooms_for_lobby
 from holdem.selectors.stats import chip_chart, leaderboards, player_stats
+from holdem.selectors.tournaments import tournament_results, tournament_stats
 from holdem.services import table_switch, wallet_refill
 
 
@@ -43,6 +45,8 @@ def hand_detail(request, hand_id):
     hand = {
         **hand_summary_for(record, request.user),
         "previous_hand_id": hand_before(record, request.user),
+        # RULES.md 8: a tournament's hand links to the tournament's results page.
+        "tournament_id": (record.tournament or {}).get("id"),
     }
     replay = {
         **hand_replay(record, viewer_seat=hand["your_seat"]),
@@ -113,8 +117,61 @@ def stats_page(request):
     """The player's own numbers over every hand they finished, and their chips over time."""
     stats = player_stats(request.user)
     return render(
-        request, "holdem/stats.html", {"stats": stats, "chart": chip_chart(stats.history)}
+        request,
+        "holdem/stats.html",
+        {
+            "stats": stats,
+            "chart": chip_chart(stats.history),
+            "tournaments": tournament_stats(request.user),
+        },
     )
+
+
+@login_required
+def tournament_page(request, tournament_id):
+    """RULES.md 8: a Sit & Go's results: its places and prizes, and its hands. Any signed-in
+    player may read it (the lobby links it); a hand opens for those dealt into it, as always."""
+    try:
+        results = tournament_results(tournament_id)
+    except Tournament.DoesNotExist:
+        raise Http404("no such tournament") from None
+    tournament = results["tournament"]
+    ids = [hand["id"] for hand in results["hands"]]
+    # The hands this viewer may open (hand_detail's own rule): theirs, or all of them for staff.
+    if request.user.is_staff:
+        yours = set(ids)
+    else:
+        yours = set(
+            HandRecord.objects.filter(pk__in=ids, participants__user=request.user).values_list(
+                "pk", flat=True
+            )
+        )
+    return render(
+        request,
+        "holdem/tournament.html",
+        {
+            "tournament": tournament,
+            "entrants": results.get("entrants", tournament.get("entrants")),
+            "started_at": _moment(tournament.get("started_at")),
+            "finished_at": _moment(tournament.get("finished_at")),
+            "places": results["places"],
+            "hands": [
+                {
+                    **hand,
+                    "started_at": _moment(hand.get("started_at")),
+                    "yours": hand["id"] in yours,
+                }
+                for hand in results["hands"]
+            ],
+            "your_hands": yours,
+            "viewer": request.user.get_username(),
+        },
+    )
+
+
+def _moment(value):
+    """A datetime from the selector, or the ISO text of one, for the `date` filter."""
+    return parse_datetime(value) if isinstance(value, str) else value
 
 
 @login_required

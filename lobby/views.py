@@ -1,4 +1,5 @@
-"""Home page and lobby: the rooms with their last hour's figures, and the waiting lists."""
+"""Home page and lobby: the rooms with their last hour's figures, the waiting lists, and the Sit &
+Go tournaments with their registration (RULES.md 8)."""
 
 from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
@@ -10,8 +11,10 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.errors import DomainError
 from holdem.selectors.game_state import epoch_ms
 from holdem.selectors.lobby import rooms_for_lobby, rooms_with_figures
+from holdem.selectors.tournaments import sit_and_go_summary, sit_and_gos_for_lobby
 from holdem.selectors.waiting_list import waiting_lines_of
 from holdem.services import table_switch
+from holdem.services.tournaments import tournament_register, tournament_unregister
 from holdem.services.waiting import waiting_join, waiting_leave, waiting_offer_held
 
 
@@ -41,6 +44,7 @@ def lobby(request):
                 }
                 for room in rooms
             ],
+            "sit_and_gos": sit_and_gos_for_lobby(),
             "viewer": {"username": request.user.get_username()},
             "waiting": {"entries": lines, "now": epoch_ms(now)},
         },
@@ -90,6 +94,33 @@ def waiting_take_view(request, table_id):
         return _refused(error)
     url = reverse("table", args=[table_id]) + f"?take_seat={seat}"
     return JsonResponse({"url": url, "seat": seat})
+
+
+@login_required
+@require_POST
+def sit_and_go_register_view(request, tournament_id):
+    """RULES.md 8: register in a Sit & Go (the buy-in and the fee leave the wallet); the answer is
+    the tournament as the lobby lists it."""
+    return _sit_and_go(lambda: tournament_register(tournament_id=tournament_id, user=request.user))
+
+
+@login_required
+@require_POST
+def sit_and_go_unregister_view(request, tournament_id):
+    """RULES.md 8: unregister before the start (the buy-in and the fee come back)."""
+    return _sit_and_go(
+        lambda: tournament_unregister(tournament_id=tournament_id, user=request.user)
+    )
+
+
+def _sit_and_go(change):
+    try:
+        tournament = change()
+    except DomainError as error:
+        return _refused(error)
+    response = JsonResponse({"sit_and_go": sit_and_go_summary(tournament)})
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def _answer(request, change):

@@ -165,6 +165,12 @@ function notPlaying(app) {
   const you = app.you || {};
   let sub;
   if (you.seated_elsewhere) sub = `You have a seat at ${you.seated_elsewhere.name}. Switching rooms gives it up.`;
+  // RULES.md 8: a Sit & Go's seats are its players', drawn when it started.
+  else if (app.table && app.table.tournament) {
+    sub = app.table.tournament.status === "finished"
+      ? "This Sit & Go is over: its results are on its page. Switch rooms, or go back to the lobby."
+      : "Only the players of this Sit & Go sit here. Watch, or switch rooms.";
+  }
   else if (app.canSit) sub = "Pick an open seat to play, or switch rooms.";
   else sub = "No seat is free here right now. Watch, or switch rooms.";
   return [el("div", { class: "console-title" }, el("h2", {}, "You are watching"), el("p", { class: "muted" }, sub)), roomList(app)];

@@ -1,5 +1,6 @@
 // The row of tools under the console: auto muck, show a won hand, post, sit out or in, the
-// previous hand, switch room and leave.
+// previous hand, switch room and leave. At a Sit & Go's table there is no switching or leaving with
+// the chips (RULES.md 8); sitting out stays.
 
 import { WAITING_STATES, dealtInHand, showsSatOutNotice } from "./console-state.js";
 import { el } from "./dom.js";
@@ -11,6 +12,7 @@ export function toolNodes(con, state) {
   const nodes = [];
   const seated = Number.isInteger(you.seat);
   const disabled = !app.connected;
+  const tournament = Boolean(app.table && app.table.tournament);
   const tool = (name, onclick, kind = "") => el("button", { type: "button", class: `tool ${kind}`, disabled, onclick }, name);
   if (seated) {
     const box = el("input", { type: "checkbox", id: "auto-muck", checked: you.auto_muck !== false, disabled,
@@ -28,7 +30,7 @@ export function toolNodes(con, state) {
     nodes.push(tool("Sit in", () => app.send({ type: "sit_in" }), "accent"));
   }
   if (app.hasPreviousHand()) nodes.push(tool("Show previous hand", () => app.showPreviousHand()));
-  if (seated && WAITING_STATES.includes(state)) {
+  if (seated && !tournament && WAITING_STATES.includes(state)) {
     const toggle = tool("Switch room", () => { con.roomsOpen = !con.roomsOpen; con.render(); });
     toggle.setAttribute("aria-expanded", String(con.roomsOpen));
     toggle.setAttribute("aria-controls", "rooms-drawer");
@@ -45,6 +47,6 @@ export function toolNodes(con, state) {
       nodes.push(el("span", { class: "tool-hint", id: "switch-why" }, why));
     }
   }
-  if (seated && !you.in_hand) nodes.push(tool("Leave table", () => app.send({ type: "leave" }), "danger"));
+  if (seated && !tournament && !you.in_hand) nodes.push(tool("Leave table", () => app.send({ type: "leave" }), "danger"));
   return nodes;
 }

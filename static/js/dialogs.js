@@ -119,6 +119,7 @@ export class TableDialogs {
   offerRebuy(before, event) {
     if (this.sit.open) return;
     const app = this.app;
+    if (app.tournament) return; // RULES.md 8: no rebuy in a tournament
     const seat = rebuySeat({ before, you: app.you, event, table: app.table });
     if (seat !== null) this.openSit(seat, { rebuy: true });
   }
@@ -154,7 +155,7 @@ export class TableDialogs {
   /** Between hands: more chips from the wallet to the seat (you.top_up says how many the room
    * allows; the wallet caps it). */
   openTopUp() {
-    const range = topUpRange(this.app.you);
+    const range = this.app.tournament ? null : topUpRange(this.app.you);
     if (!range) return;
     const dialog = this.topUp;
     dialog.querySelector("#topup-range").textContent =

@@ -2,7 +2,9 @@
 // frame updates one room, `waiting_room` its waiting list), with the last hour's figures polled
 // from /lobby/rooms/. The player's filters and sort order (lobby-view.js) are remembered in
 // localStorage and hold through every update. Join/Watch are plain form POSTs to
-// /tables/<id>/enter/; a full room offers its waiting list (waiting-notice.js).
+// /tables/<id>/enter/; a full room offers its waiting list (waiting-notice.js). The Sit & Go list
+// (sit-and-go-view.js) follows the same socket; when one the player entered starts, the page goes
+// to its table.
 
 import { CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS } from "./close-codes.js";
 import { el } from "./dom.js";
@@ -19,7 +21,9 @@ import {
   visibleRooms,
   withWaiting,
 } from "./lobby-view.js";
+import { SitAndGoList } from "./sit-and-go-view.js";
 import { LiveSocket, socketUrl } from "./socket.js";
+import { TOURNAMENT_STARTED_EVENT } from "./user-socket.js";
 import { WaitingNotices } from "./waiting-notice.js";
 import { placeText } from "./waiting.js";
 
@@ -243,7 +247,31 @@ function onFrame(frame) {
   } else if (frame.type === "waiting") {
     waiting.receive(frame);
   }
+  if (frame.type === "lobby" && Array.isArray(frame.sit_and_gos)) sitAndGos.replaceAll(frame.sit_and_gos);
+  else if (frame.type === "sit_and_go" && frame.sit_and_go) sitAndGos.apply(frame.sit_and_go);
 }
+
+/** RULES.md 8: the player's Sit & Go has started: off to its table (once, whichever socket said it
+ * first: the user's `tournament_started` or the lobby's `sit_and_go`). */
+let leaving = false;
+function goToTable(url) {
+  if (leaving || !url) return;
+  leaving = true;
+  location.assign(url);
+}
+
+const sitAndGos = new SitAndGoList({
+  body: document.getElementById("sng-list"),
+  served: JSON.parse(document.getElementById("lobby-sit-and-gos").textContent || "[]"),
+  username: viewer.username,
+  onStarted: (s) => goToTable(s.table_url),
+});
+document.addEventListener(TOURNAMENT_STARTED_EVENT, (event) => {
+  const tournament = event.detail || {};
+  if (!tournament.table_url) return;
+  event.preventDefault(); // this page goes there itself: no notice
+  goToTable(tournament.table_url);
+});
 
 /** The figures of the last hour (and the waiting lists' sizes): the room frames carry none. */
 async function refreshFigures() {

@@ -9,11 +9,18 @@ import { CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS } from "./close-codes.js";
 import { satOutIdle } from "./console-state.js";
 import { STREET_NAMES, STRUCTURE_NAMES, categoryName, chips } from "./format.js";
 import { lastHandName } from "./seats.js";
+import { overText, tournamentFacts } from "./tournament.js";
 
 const has = (value) => value !== null && value !== undefined;
 
 /** The line under the room's name: [{text, kind}], kind "badge" or "wallet" for the two styled. */
 export function tableFacts(table, you) {
+  // RULES.md 8: a Sit & Go's table plays tournament chips: its level and entry, not cash stakes.
+  if (table.tournament) {
+    const facts = tournamentFacts(table.tournament, table);
+    if (you && Number.isInteger(you.balance)) facts.push({ text: `Wallet ${chips(you.balance)}`, kind: "wallet" });
+    return facts;
+  }
   const o = table.options || {};
   const facts = [{ text: STRUCTURE_NAMES[o.structure] || o.structure || "", kind: "badge" }];
   facts.push({ text: o.blinds === "dynamic" ? `Blinds ${o.dynamic_blind_percent}% of the short stack` : `Stakes ${table.stakes}` });
@@ -58,7 +65,9 @@ export function centerMessage(view, now) {
     });
     if (winners.length) parts.push(winners.join(", ") + ".");
   }
-  if (table.countdown && table.countdown.starts_at) {
+  if (table.tournament && table.tournament.status === "finished") {
+    parts.push(overText(table.tournament));
+  } else if (table.countdown && table.countdown.starts_at) {
     const seconds = secondsUntil(table.countdown.starts_at, now);
     parts.push(seconds > 0 ? `Next game in ${seconds}s` : "Dealing…");
   } else {
@@ -87,7 +96,9 @@ export function statusLine(view, now) {
   const countdown = table.countdown;
   if (countdown && countdown.starts_at) {
     const seconds = secondsUntil(countdown.starts_at, now);
-    return seconds > 0 ? `Next game in ${seconds}s. You can still get up.` : "Dealing…";
+    // RULES.md 8: nobody gets up from a tournament with its chips.
+    if (seconds > 0) return table.tournament ? `Next game in ${seconds}s.` : `Next game in ${seconds}s. You can still get up.`;
+    return "Dealing…";
   }
   return "Waiting for more players to sit down.";
 }

@@ -19,6 +19,7 @@ import { closingLines, engineLines, lastActionText, tableLines } from "./log.js"
 import { centerMessage, connectionText, tableFacts } from "./messages.js";
 import { LiveSocket, socketUrl } from "./socket.js";
 import { applyChanges, applyYou } from "./table-delta.js";
+import { TournamentPanel } from "./tournament-panel.js";
 import { WALLET_EVENT } from "./user-socket.js";
 import { WaitingNotices } from "./waiting-notice.js";
 import { offerSecondsLeft } from "./waiting.js";
@@ -66,6 +67,7 @@ export class TableApp {
     this.dialogs = new TableDialogs(this, root);
     this.alerts = new TableAlerts(this, root);
     this.chat = new TableChat(this, root);
+    this.tournamentPanel = new TournamentPanel(this, root);
     // Seats offered from a waiting list, here or in another room (`waiting` frames, docs/protocol.md).
     this.waiting = new WaitingNotices({
       tableId: this.tableId,
@@ -131,9 +133,16 @@ export class TableApp {
     return line && line.offer ? line.offer.seat : null;
   }
 
+  /** A Sit & Go's table (RULES.md 8): table.tournament, else null (a cash room). */
+  get tournament() {
+    return (this.table && this.table.tournament) || null;
+  }
+
   get canSit() {
     const you = this.you;
     if (!this.table || this.table.status !== "open" || !you) return false;
+    // RULES.md 8: only the tournament's own players sit at its table, seated by the draw.
+    if (this.tournament) return false;
     return !Number.isInteger(you.seat) && !you.seated_elsewhere;
   }
 
@@ -305,9 +314,11 @@ export class TableApp {
   }
 
   applySnapshot(frame) {
+    const before = this.tournament;
     this.seq = frame.seq;
     this.youSeq = frame.seq;
     this.table = frame.table;
+    this.tournamentPanel.update(before);
     this.you = frame.you || null;
     this.snapshotAsked = false;
     this.lastActions = {};
@@ -333,9 +344,11 @@ export class TableApp {
     if (frame.seq !== this.seq + 1) this.askSnapshot();
     this.seq = frame.seq;
     const before = this.you;
+    const tournamentBefore = this.tournament;
     if (frame.changes) {
       this.table = applyChanges(this.table, frame.changes);
       this.noteClock(frame.changes);
+      this.tournamentPanel.update(tournamentBefore);
     }
     if (frame.you) this.applyYou(frame);
     this.logEvent(frame.event || {});
@@ -454,6 +467,7 @@ export class TableApp {
     if (table) {
       this.noteOwnFold();
       this.dom.name.textContent = table.name;
+      this.tournamentPanel.render();
       this.dom.meta.replaceChildren(...tableFacts(table, this.you).map((fact) => el("span", { class: fact.kind || null }, fact.text)));
       const seatsKey = JSON.stringify([table.seats, table.button, table.hand && [table.hand.button, table.hand.small_blind_seat, table.hand.big_blind_seat, table.hand.board],
         table.turn && table.turn.seat, table.last_hand, this.you && [this.you.seat, this.you.hole], this.canSit, this.cardBack, this.lastActions,
@@ -499,6 +513,7 @@ export class TableApp {
       if (left.textContent !== text) left.textContent = text;
     }
     this.console.tick();
+    this.tournamentPanel.tick(this.serverNow());
   }
 
   noteLastActions(engineEvents) {
@@ -522,11 +537,12 @@ export class TableApp {
     if (stick) log.scrollTop = log.scrollHeight;
   }
 
-  /** "Top up" under the console while the player sits between hands with room to add chips. */
+  /** "Top up" under the console while the player sits between hands with room to add chips; never
+   * at a tournament's table (RULES.md 8: tournament chips are no wallet chips). */
   renderSeatTools() {
     const box = this.dom.seatTools;
     if (!box) return;
-    const range = topUpRange(this.you);
+    const range = this.tournament ? null : topUpRange(this.you);
     const key = range ? `${range.max}` : "";
     if (key === this.seatToolsKey) return;
     this.seatToolsKey = key;

@@ -1,11 +1,15 @@
 // The header's own socket, ws/me/ (docs/protocol.md, "The user's socket"), on every page: the
 // wallet, live. Whatever shows it is marked `data-live-wallet`; a page that needs the figure
-// itself (the table's buy-in and Top up) listens for WALLET_EVENT on the document.
+// itself (the table's buy-in and Top up) listens for WALLET_EVENT on the document. When a Sit & Go
+// the user entered starts (RULES.md 8), TOURNAMENT_STARTED_EVENT goes to the document: a page that
+// takes the player there itself (the lobby) cancels it; on any other page a notice links the table.
 
+import { el } from "./dom.js";
 import { chips } from "./format.js";
 import { LiveSocket, socketUrl } from "./socket.js";
 
 export const WALLET_EVENT = "casino:wallet";
+export const TOURNAMENT_STARTED_EVENT = "casino:tournament-started";
 
 let known = null; // {balance, version}: the newest wallet this page has heard of
 
@@ -27,6 +31,36 @@ function showWallet(frame) {
   document.dispatchEvent(new CustomEvent(WALLET_EVENT, { detail: { ...known } }));
 }
 
+function tournamentStarted(tournament) {
+  if (!tournament || typeof tournament.table_url !== "string") return;
+  const event = new CustomEvent(TOURNAMENT_STARTED_EVENT, { detail: { ...tournament }, cancelable: true });
+  if (!document.dispatchEvent(event)) return; // the page goes there itself
+  if (location.pathname === new URL(tournament.table_url, location.href).pathname) return; // already there
+  showTournamentNotice(tournament);
+}
+
+function showTournamentNotice(tournament) {
+  let box = document.getElementById("tournament-notices");
+  if (!box) {
+    box = el("section", { class: "tournament-notices", id: "tournament-notices", "aria-label": "Tournaments" });
+    document.body.append(box);
+  }
+  const id = `tournament-started-${tournament.id}`;
+  if (document.getElementById(id)) return;
+  const notice = el(
+    "div",
+    { class: "tournament-notice", id, role: "alert" },
+    el("p", { class: "tournament-notice-text" }, el("strong", {}, `${tournament.name || "Your Sit & Go"} has started`), el("span", {}, "Your seat is waiting: the cards are dealt in a few seconds.")),
+    el(
+      "div",
+      { class: "tournament-notice-actions" },
+      el("a", { class: "button small", href: tournament.table_url }, "Go to the table"),
+      el("button", { type: "button", class: "button small ghost", onclick: () => notice.remove() }, "Dismiss"),
+    ),
+  );
+  box.append(notice);
+}
+
 const shown = document.querySelector("[data-live-wallet]");
 if (shown && shown.dataset.version) {
   known = { balance: null, version: Number(shown.dataset.version) || 0 };
@@ -35,5 +69,6 @@ if (shown && shown.dataset.version) {
 new LiveSocket(socketUrl("/ws/me/"), {
   onFrame(frame) {
     if (frame.type === "wallet") showWallet(frame);
+    else if (frame.type === "tournament_started") tournamentStarted(frame.tournament);
   },
 }).connect();

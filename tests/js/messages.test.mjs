@@ -72,3 +72,19 @@ test("the console's status line", () => {
   assert.equal(line({ seat: 0 }, { countdown: { starts_at: NOW } }), "Dealing…");
   assert.equal(line({ seat: 0 }), "Waiting for more players to sit down.");
 });
+
+const TOURNAMENT = {
+  id: 7, name: "Sit & Go 6", status: "running", results_url: "/tournaments/7/", level: 3, small_blind: 25, big_blind: 50, ante: 0,
+  next_level: { level: 4, small_blind: 50, big_blind: 100, ante: 0 }, level_ends_at: NOW + 60_000, players_left: 3, entrants: 6,
+  buy_in: 1000, fee: 100, starting_stack: 1500, prize_pool: 6000, prizes: [{ place: 1, prize: 3900 }, { place: 2, prize: 2100 }], finished: [],
+};
+
+test("RULES.md 8: a Sit & Go's table says its level and entry, and nobody gets up with its chips", () => {
+  const facts = tableFacts({ options: OPTIONS, stakes: "25/50", hand_id: 40, spectators: 1, tournament: TOURNAMENT }, { balance: 900 });
+  assert.deepEqual(facts.map((fact) => fact.text), ["Sit & Go", "Level 3 · 25/50", "Buy-in 1,000 + 100", "Prize pool 6,000", "Hand #40", "1 watching", "Wallet 900"]);
+  const countdown = { starts_at: NOW + 4_000 };
+  assert.equal(statusLine(viewOf({ table: table({ countdown, tournament: TOURNAMENT }), you: { seat: 0 } }), NOW), "Next game in 4s.");
+  assert.equal(statusLine(viewOf({ table: table({ countdown }), you: { seat: 0 } }), NOW), "Next game in 4s. You can still get up.");
+  const over = { ...TOURNAMENT, status: "finished", level_ends_at: null, players_left: 1, finished: [{ username: "alice", place: 1, prize: 3900 }] };
+  assert.equal(centerMessage(viewOf({ table: table({ seats: [seatRow(0, "alice")], tournament: over }) }), NOW), "alice wins the tournament.");
+});
