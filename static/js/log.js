@@ -23,9 +23,10 @@ function actionText(e, name) {
 export function engineLines(e, name, hand, best = null) {
   switch (e.kind) {
     case "hand_started":
-      return [{ text: `${hand ? `Hand #${hand}` : "New hand"} · blinds ${chips(e.small_blind)}/${chips(e.big_blind)} · ${name(e.button)} has the button`, kind: "start" }];
+      return [{ text: `${hand ? `Hand #${hand}` : "New hand"} · blinds ${chips(e.small_blind)}/${chips(e.big_blind)}${e.ante ? ` ante ${chips(e.ante)}` : ""} · ${name(e.button)} has the button`, kind: "start" }];
     case "blind_posted": {
-      const which = { small: "small blind", big: "big blind", post: "a big blind", dead: "a dead small blind" }[e.blind] || "a blind";
+      // RULES.md 8: the ante is posted by everyone dealt in, before the blinds.
+      const which = { small: "small blind", big: "big blind", post: "a big blind", dead: "a dead small blind", ante: "the ante" }[e.blind] || "a blind";
       return [{ text: `${name(e.seat)} posts ${which} ${chips(e.amount)}${e.all_in ? " (all in)" : ""}` }];
     }
     case "action":

@@ -127,3 +127,19 @@ test("top-ups and the time bank have their lines", () => {
   assert.deepEqual(tableLines({ kind: "time_bank", seat: 2, seconds: 30 }, name), [{ text: "seat2 is using the time bank (30s)", kind: "warn" }]);
   assert.equal(pastActionLine({ seat: 1, action: "call", amount: 100, source: "pre_action" }, name), "seat1 calls 100 (pre-action)");
 });
+
+test("a tournament hand's opening line names the ante, and each ante is posted (RULES.md 8)", () => {
+  const name = (seat) => `p${seat}`;
+  assert.equal(
+    engineLines({ kind: "hand_started", small_blind: 100, big_blind: 200, ante: 25, button: 1 }, name, 7)[0].text,
+    "Hand #7 · blinds 100/200 ante 25 · p1 has the button",
+  );
+  assert.equal(
+    engineLines({ kind: "blind_posted", seat: 2, blind: "ante", amount: 25, all_in: false }, name, 7)[0].text,
+    "p2 posts the ante 25",
+  );
+  assert.equal(
+    engineLines({ kind: "blind_posted", seat: 3, blind: "ante", amount: 10, all_in: true }, name, 7)[0].text,
+    "p3 posts the ante 10 (all in)",
+  );
+});
