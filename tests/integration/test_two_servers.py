@@ -184,3 +184,71 @@ def test_players_on_two_servers_play_one_hand_and_both_lobbies_follow(two_server
     async_to_sync(scenario)()
 
     assert audit_chips().ok
+
+
+def test_two_players_on_two_servers_race_for_a_sit_and_gos_last_seat(two_servers, make_player):
+    """RULES.md 8: the last seat of a Sit & Go, asked for at once through two servers' register
+    endpoints: one player gets it and the tournament starts once; the other is refused with a
+    clear error and nothing taken from the wallet."""
+    import json
+    import threading
+    import urllib.error
+
+    from casino.accounts.selectors import wallet_balance
+    from holdem.models import SitGoTemplate, Tournament, TournamentStatus
+    from holdem.services.tournaments import sit_and_go_open, tournament_register
+
+    template = SitGoTemplate.objects.create(
+        name="Across servers", seats=2, buy_in=500, fee=50, starting_stack=1_000
+    )
+    csrf = "a" * 32
+    for _ in range(3):  # a few rounds, so the two requests really overlap
+        tournament = sit_and_go_open(template)
+        racers = [make_player(), make_player()]
+        before = {p.pk: wallet_balance(user=p) for p in racers}
+        tournament_register(tournament_id=tournament.pk, user=make_player())
+        barrier = threading.Barrier(2)
+        answers = {}
+
+        def register(port, player, barrier=barrier, answers=answers, tournament=tournament):
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}/lobby/sit-and-go/{tournament.pk}/register/",
+                method="POST",
+                data=b"",
+                headers={
+                    "Cookie": f"sessionid={cookie_for(player)}; csrftoken={csrf}",
+                    "X-CSRFToken": csrf,
+                    "Origin": f"http://127.0.0.1:{port}",
+                    "Accept": "application/json",
+                },
+            )
+            barrier.wait()
+            try:
+                with urllib.request.urlopen(request, timeout=20) as answer:
+                    answers[player.pk] = (answer.status, json.loads(answer.read()))
+            except urllib.error.HTTPError as error:
+                answers[player.pk] = (error.code, json.loads(error.read()))
+
+        threads = [
+            threading.Thread(target=register, args=(port, player))
+            for port, player in zip(two_servers, racers)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        statuses = sorted(status for status, _ in answers.values())
+        assert statuses == [200, 400], answers
+        loser = next(p for p in racers if answers[p.pk][0] == 400)
+        winner = next(p for p in racers if answers[p.pk][0] == 200)
+        assert answers[loser.pk][1]["error"]["code"] in {"tournament_started", "tournament_full"}
+        assert wallet_balance(user=loser) == before[loser.pk]
+        assert wallet_balance(user=winner) == before[winner.pk] - 550
+        tournament.refresh_from_db()
+        assert tournament.status == TournamentStatus.RUNNING and tournament.entrants == 2
+        assert tournament.table.seat_set.count() == 2
+        # Each round opens its own: the one the start opened is set aside, with nobody in it.
+        Tournament.objects.filter(template=template, status="registering").update(
+            status=TournamentStatus.CANCELLED
+        )
+    assert audit_chips().ok
