@@ -132,20 +132,10 @@ def tournament_page(request, tournament_id):
     """RULES.md 8: a Sit & Go's results: its places and prizes, and its hands. Any signed-in
     player may read it (the lobby links it); a hand opens for those dealt into it, as always."""
     try:
-        results = tournament_results(tournament_id)
+        results = tournament_results(tournament_id, viewer=request.user)
     except Tournament.DoesNotExist:
         raise Http404("no such tournament") from None
     tournament = results["tournament"]
-    ids = [hand["id"] for hand in results["hands"]]
-    # The hands this viewer may open (hand_detail's own rule): theirs, or all of them for staff.
-    if request.user.is_staff:
-        yours = set(ids)
-    else:
-        yours = set(
-            HandRecord.objects.filter(pk__in=ids, participants__user=request.user).values_list(
-                "pk", flat=True
-            )
-        )
     return render(
         request,
         "holdem/tournament.html",
@@ -159,11 +149,10 @@ def tournament_page(request, tournament_id):
                 {
                     **hand,
                     "started_at": _moment(hand.get("started_at")),
-                    "yours": hand["id"] in yours,
                 }
                 for hand in results["hands"]
             ],
-            "your_hands": yours,
+            "your_hands": {hand["id"] for hand in results["hands"] if hand["yours"]},
             "viewer": request.user.get_username(),
         },
     )

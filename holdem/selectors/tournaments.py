@@ -126,8 +126,9 @@ def tournament_panel(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def tournament_results(tournament_id: int) -> dict[str, Any]:
-    """The results page: the tournament, its places and prizes, and its hands."""
+def tournament_results(tournament_id: int, viewer: User | None = None) -> dict[str, Any]:
+    """The results page: the tournament, its places and prizes, and its hands, each marked
+    `yours` when `viewer` may open it (the hand page's rule: dealt into it, or staff)."""
     tournament = Tournament.objects.get(pk=tournament_id)
     entries = list(tournament.entries.select_related("user").order_by("place", "registered_at"))
     hands = (
@@ -135,6 +136,13 @@ def tournament_results(tournament_id: int) -> dict[str, Any]:
         if tournament.table_id
         else HandRecord.objects.none()
     )
+    hands = hands.only("id", "number", "started_at", "tournament", "options")
+    if viewer is not None and viewer.is_staff:
+        yours = {hand.pk for hand in hands}
+    elif viewer is not None:
+        yours = set(hands.filter(participants__user=viewer).values_list("pk", flat=True))
+    else:
+        yours = set()
     return {
         "tournament": {
             **sit_and_go_summary(tournament, [e.user.username for e in entries]),
@@ -160,8 +168,9 @@ def tournament_results(tournament_id: int) -> dict[str, Any]:
                 "small_blind": hand.options.get("small_blind"),
                 "big_blind": hand.options.get("big_blind"),
                 "ante": hand.options.get("ante", 0),
+                "yours": hand.pk in yours,
             }
-            for hand in hands.only("id", "number", "started_at", "tournament", "options")
+            for hand in hands
         ],
     }
 
