@@ -20,8 +20,16 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from holdem import engine
-from holdem.models import DEADLINES_CLOCK, ClockBeat, HandRecord, Seat, SitGoTemplate, Table
-from holdem.models import Tournament, TournamentStatus
+from holdem.models import (
+    DEADLINES_CLOCK,
+    ClockBeat,
+    HandRecord,
+    Seat,
+    SitGoTemplate,
+    Table,
+    Tournament,
+    TournamentStatus,
+)
 from holdem.selectors.audit import audit_chips
 from holdem.services.tournaments import sit_and_go_open, tournament_register
 from tests.integration.daphne_serve import SERVER_SECRET_KEY, database_url
@@ -208,6 +216,8 @@ def test_a_crash_of_every_process_mid_hand_resumes_the_tournament(stack, make_pl
     dealt_in = len(state.players)
     assert list(state.stub) == deck[2 * dealt_in : 2 * dealt_in + 8]
     assert list(state.board) == deck[2 * dealt_in + 1 : 2 * dealt_in + 4]
+    holes = {p.seat: p.hole for p in state.players}
+    assert sorted(c for hole in holes.values() for c in hole) == sorted(deck[: 2 * dealt_in])
     assert tournament_chips(tournament) == 2 * 1_500
 
     # Down until well after the level would have ended, and longer than the clock's threshold
@@ -227,6 +237,9 @@ def test_a_crash_of_every_process_mid_hand_resumes_the_tournament(stack, make_pl
     assert extended >= restarted_at - killed_at, (extended, restarted_at - killed_at)
     assert abs(extended - (first_beat - before_beat).total_seconds()) < 1.5, extended
     assert tournament.level_ends_at > timezone.now()
+    print(
+        f"down {restarted_at - killed_at:.1f} s, the clock silent {extended:.1f} s, the level extended by it"
+    )
 
     async def finish():
         players = await connect()
@@ -242,9 +255,9 @@ def test_a_crash_of_every_process_mid_hand_resumes_the_tournament(stack, make_pl
             await player.close()
 
     async_to_sync(finish)()
-    assert wait_until(
-        lambda: HandRecord.objects.get(pk=hand_id).ended_at is not None, 10
-    ), "the hand did not end"
+    assert wait_until(lambda: HandRecord.objects.get(pk=hand_id).ended_at is not None, 10), (
+        "the hand did not end"
+    )
     stack.stop()  # no next hand starts while the chips are counted
 
     record.refresh_from_db()
@@ -252,6 +265,8 @@ def test_a_crash_of_every_process_mid_hand_resumes_the_tournament(stack, make_pl
     # The turn and the river came from it: burn, flop, burn, turn, burn, river.
     stub = deck[2 * dealt_in : 2 * dealt_in + 8]
     assert list(record.board) == [stub[1], stub[2], stub[3], stub[5], stub[7]]
+    final = engine.state_from_json(record.final_state)
+    assert {p.seat: p.hole for p in final.players} == holes  # nobody was dealt again
     assert HandRecord.objects.filter(table_id=table_id).count() <= 2
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.RUNNING
