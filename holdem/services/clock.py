@@ -25,7 +25,11 @@ from holdem.models import DEADLINES_CLOCK, ClockBeat, Table
 from holdem.services.hand_act import hand_muck_undecided, hand_timeout, turn_renew
 from holdem.services.hand_start import hand_start
 from holdem.services.presence import connections_expire, disconnections_due
-from holdem.services.tournaments import sit_and_gos_keep_open, tournament_levels_fire_due
+from holdem.services.tournaments import (
+    sit_and_gos_keep_open,
+    tournament_levels_extend,
+    tournament_levels_fire_due,
+)
 from holdem.services.waiting import waiting_offers_fire_due
 
 log = logging.getLogger(__name__)
@@ -96,10 +100,11 @@ TABLE_DEADLINES: tuple[TableDeadline, ...] = (
 )
 
 SWEEPS: tuple[Sweep, ...] = (
-    # RULES.md 8: tournament levels whose time is up move on (after downtime, extended first).
+    # RULES.md 8: tournament levels whose time is up move on (after downtime they were extended
+    # first, with the record of the run: clock_beat).
     Sweep(
         "levels",
-        lambda beat: tournament_levels_fire_due(beat.now, silent_since=beat.silent_since),
+        lambda beat: tournament_levels_fire_due(beat.now),
         counted_when_none=False,
     ),
     # RULES.md 8: one Sit & Go of every active template is taking entries (an admin's new
@@ -126,14 +131,19 @@ def deadlines_fire_due(now: datetime | None = None) -> dict[str, int]:
     fired = {kind.name: 0 for kind in kinds}
     fired["turns_renewed"] = 0
     fired.update((sweep.name, 0) for sweep in sweeps if sweep.counted_when_none)
-    last_run = clock_beat(now)
+    last_run = clock_last_run()
     silent_since = (
         last_run
         if last_run is not None and (now - last_run).total_seconds() > DOWNTIME_SECONDS
         else None
     )
     if silent_since is not None:
+        # Renewing is idempotent (a renewed turn is no longer in the silent window): done before
+        # the run is recorded, a run killed halfway finds the same silence again next time.
         fired["turns_renewed"] = turns_renew_after_downtime(since=silent_since, now=now)
+    # The levels in progress are extended in the transaction that records the run: both or
+    # neither, so a level is extended once for one silence.
+    clock_beat(now, last_run=last_run, silent_since=silent_since)
     due = Table.objects.filter(reduce(or_, (kind.due_filter(now) for kind in kinds)))
     for table_id in list(due.values_list("pk", flat=True)):
         try:
@@ -169,18 +179,30 @@ def _table_deadlines_fire(
         fired[kind.name] += int(kind.fire(table, now))
 
 
-def clock_beat(now: datetime) -> datetime | None:
-    """Record this run of the clock; returns when it last ran before (None the first time)."""
+def clock_last_run() -> datetime | None:
+    """When the clock last ran (None if never)."""
+    return ClockBeat.objects.filter(name=DEADLINES_CLOCK).values_list("ran_at", flat=True).first()
+
+
+def clock_beat(
+    now: datetime, *, last_run: datetime | None = None, silent_since: datetime | None = None
+) -> datetime | None:
+    """Record this run of the clock; returns when it last ran before (None the first time).
+    After a silence (`silent_since`, read by this run as `last_run`), the tournament levels in
+    progress are extended by it in the same transaction, unless another run recorded itself
+    meanwhile (it handled the silence)."""
     with transaction.atomic():
         beat = ClockBeat.objects.select_for_update().filter(name=DEADLINES_CLOCK).first()
         if beat is None:
             ClockBeat.objects.create(name=DEADLINES_CLOCK, ran_at=now)
             return None
-        last_run = beat.ran_at
-        if now > last_run:
+        before = beat.ran_at
+        if silent_since is not None and before == last_run:
+            tournament_levels_extend(silent_since=silent_since, now=now)
+        if now > before:
             beat.ran_at = now
             beat.save(update_fields=["ran_at"])
-    return last_run
+    return before
 
 
 def turns_renew_after_downtime(*, since: datetime, now: datetime) -> int:

@@ -378,14 +378,18 @@ def _place(
         tournament.prizes_paid += prize
 
 
-def tournament_levels_fire_due(now: datetime, silent_since: datetime | None = None) -> int:
+def tournament_levels_extend(*, silent_since: datetime, now: datetime) -> int:
+    """RULES.md 8: a restart does not eat a level. The levels in progress when the clock fell
+    silent (at `silent_since`) are extended by the silence; the caller records the clock's run in
+    the same transaction, so one silence extends them once. Returns how many."""
+    return Tournament.objects.filter(
+        status=TournamentStatus.RUNNING, level_ends_at__gt=silent_since
+    ).update(level_ends_at=F("level_ends_at") + (now - silent_since))
+
+
+def tournament_levels_fire_due(now: datetime) -> int:
     """RULES.md 8: the levels whose time is up move on (the next hand dealt plays the new
-    blinds). After downtime (`silent_since`: since when the clock was silent), the levels in
-    progress are extended by it first: a restart does not eat a level. Returns how many moved."""
-    if silent_since is not None:
-        Tournament.objects.filter(
-            status=TournamentStatus.RUNNING, level_ends_at__gt=silent_since
-        ).update(level_ends_at=F("level_ends_at") + (now - silent_since))
+    blinds). Returns how many moved."""
     due = Tournament.objects.filter(status=TournamentStatus.RUNNING, level_ends_at__lte=now)
     moved = 0
     for tournament_id, table_id in list(due.values_list("pk", "table_id")):

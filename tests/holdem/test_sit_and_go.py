@@ -391,3 +391,32 @@ def test_two_out_in_one_hand_with_the_same_chips_share_their_places(
     assert f"Tournament #{tournament.pk}, 1003+0 Hold'em No Limit - Level I (10/20)" in text
     assert text.count("posts the ante 5") == 3
     chips_everywhere()
+
+
+def test_a_clock_run_that_fails_on_the_silence_leaves_it_to_the_next_run(
+    sit_and_go, make_player, clock, monkeypatch
+):
+    """RULES.md 8: the silence is extended once, with the record of the clock's run: a run that
+    fails before extending the levels records nothing, and the next run still finds the
+    silence (it used to be recorded first, and the level was then eaten)."""
+    from holdem.services import clock as clock_service
+
+    tournament = sit_and_go(seats=2, starting_stack=5_000, level_seconds=60)
+    register_all(tournament, [make_player(), make_player()])
+    clock.advance(20)
+    tournament.refresh_from_db()
+    ends = tournament.level_ends_at
+    clock.now += timedelta(seconds=100)
+
+    def broken(**_):
+        raise RuntimeError("the database went away")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(clock_service, "tournament_levels_extend", broken)
+        with pytest.raises(RuntimeError):
+            clock_service.deadlines_fire_due(clock.now)
+    clock.now += timedelta(seconds=1)
+    clock_service.deadlines_fire_due(clock.now)
+    tournament.refresh_from_db()
+    assert tournament.level == 0
+    assert tournament.level_ends_at == ends + timedelta(seconds=101)
