@@ -35,6 +35,7 @@ from casino.accounts.models import User
 from casino.accounts.services import account_open
 from holdem.engine.cards import new_deck
 from holdem.db.locks import table_lock
+from holdem.services import game_kinds
 from holdem.services import hand_start as hand_service
 from holdem.services import room_create, table_act, table_leave, table_sit
 setup = json.loads({setup!r})
@@ -47,7 +48,7 @@ for name in setup["players"]:
 table = room_create(name="E2E Replay", preset="nl50", seats=6, countdown_seconds=60, turn_seconds=120)
 top = setup["deck"]
 hand_service.hand_deck = lambda: top + [card for card in new_deck() if card not in top]
-hand_service.next_button = lambda previous, dealt, rng: 0
+game_kinds.next_button = lambda previous, dealt, rng: 0
 for user, seat, stack in zip(users, (0, 1, 2), (2000, 5000, 5000)):
     table_sit(table_id=table.pk, user=user, seat=seat, buy_in=stack)
 with transaction.atomic():
