@@ -229,6 +229,7 @@ class Bot:
         self.act_sent_at = None
         self.request_pending = None  # a sit/leave/sit_in/post awaiting its answer
         self.decision = None  # the think-then-act task
+        self.done = False  # set by a subclass to close the tab before the deadline
 
     @property
     def ws_url(self) -> str:
@@ -261,14 +262,14 @@ class Bot:
                 open_timeout=30,
             ) as ws:
                 self.ws = ws
-                while (remaining := deadline - time.monotonic()) > 0:
+                while not self.done and (remaining := deadline - time.monotonic()) > 0:
                     try:
                         text = await asyncio.wait_for(ws.recv(), timeout=remaining)
                     except TimeoutError:
                         break
                     await self.on_frame(json.loads(text), time.perf_counter())
         except ConnectionClosed as closed:
-            if time.monotonic() < deadline:
+            if time.monotonic() < deadline and not self.done:
                 self.figures.errors[
                     f"closed_{closed.rcvd.code if closed.rcvd else 'abnormal'}"
                 ] += 1
