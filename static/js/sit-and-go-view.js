@@ -16,13 +16,9 @@ import {
   speedText,
   stateText,
 } from "./sit-and-go.js";
+import { callJson } from "./http.js";
 
 const COLUMNS = 7;
-
-function csrfToken() {
-  const input = document.querySelector("#csrf-holder [name=csrfmiddlewaretoken]");
-  return input ? input.value : "";
-}
 
 export class SitAndGoList {
   /** body: the list's <tbody>; served: the tournaments as the page was served; username: the
@@ -69,27 +65,17 @@ export class SitAndGoList {
     this.errors.delete(s.id);
     this.render();
     try {
-      const response = await fetch(`/lobby/sit-and-go/${s.id}/${action}/`, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
-      });
-      let body = {};
-      try {
-        body = await response.json();
-      } catch {
-        body = {};
+      const body = await callJson(`/lobby/sit-and-go/${s.id}/${action}/`);
+      this.busy.delete(s.id);
+      this.apply(body.sit_and_go);
+      return;
+    } catch (error) {
+      if (error.code) {
+        const text = capitalise(error.message || error.code);
+        this.errors.set(s.id, /[.!?]$/.test(text) ? text : `${text}.`);
+      } else {
+        this.errors.set(s.id, "Not connected: nothing was done. Try again in a moment.");
       }
-      if (response.ok && body.sit_and_go) {
-        this.busy.delete(s.id);
-        this.apply(body.sit_and_go);
-        return;
-      }
-      const error = body.error || { message: "the server could not answer; try again" };
-      const text = capitalise(error.message || error.code || "refused");
-      this.errors.set(s.id, /[.!?]$/.test(text) ? text : `${text}.`);
-    } catch {
-      this.errors.set(s.id, "Not connected: nothing was done. Try again in a moment.");
     }
     this.busy.delete(s.id);
     this.render();

@@ -6,36 +6,13 @@
 import { el } from "./dom.js";
 import { capitalise } from "./format.js";
 import { applyWaiting, leftText, linesFrom, offerSecondsLeft, offers } from "./waiting.js";
+import { callJson } from "./http.js";
 
 const TICK_MS = 500;
 const ASK_AFTER_ZERO_MS = 3000; // no word from the server this long after zero: ask (a lost frame)
 const GONE_NOTICE_MS = 8000;
 const TAKE_WAIT_MS = 10000; // a table page opened to take a seat waits this long for its snapshot
 const UNBIDDEN = new Set(["lapsed", "closed"]);
-
-function csrfToken() {
-  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
-  return input ? input.value : "";
-}
-
-async function call(url, method = "POST") {
-  const response = await fetch(url, {
-    method,
-    credentials: "same-origin",
-    headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
-  });
-  let body = {};
-  try {
-    body = await response.json();
-  } catch {
-    body = {};
-  }
-  if (!response.ok) {
-    const error = body.error || { code: "unavailable", message: "the server could not answer; try again" };
-    throw Object.assign(new Error(error.message), { code: error.code });
-  }
-  return body;
-}
 
 export class WaitingNotices {
   /**
@@ -92,7 +69,7 @@ export class WaitingNotices {
 
   async refresh() {
     try {
-      const body = await call("/lobby/waiting/", "GET");
+      const body = await callJson("/lobby/waiting/", "GET");
       this.setLines(body.entries, body.now);
     } catch {
       // Offline for a moment: the next frame or refresh brings the lines.
@@ -109,7 +86,7 @@ export class WaitingNotices {
 
   async send(tableId, url) {
     try {
-      const body = await call(url);
+      const body = await callJson(url);
       this.errors.delete(tableId);
       this.setLines(body.entries, body.now);
       return null;
@@ -126,7 +103,7 @@ export class WaitingNotices {
     const line = this.lineAt(tableId);
     if (line && line.offer && tableId === this.tableId && this.takeHere(line.offer.seat)) return;
     try {
-      const body = await call(`/lobby/waiting/${tableId}/take/`);
+      const body = await callJson(`/lobby/waiting/${tableId}/take/`);
       location.assign(body.url);
     } catch (error) {
       this.errors.set(tableId, capitalise(error.message));

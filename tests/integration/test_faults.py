@@ -34,19 +34,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def redis_layer(postgres, redis_url, settings):
-    """This process broadcasts through the same Redis as the servers (the clock thread does)."""
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url]},
-        }
-    }
-    redis.Redis.from_url(redis_url).flushdb()
-    return redis_url
-
-
-@pytest.fixture
 def servers(redis_layer):
     started = []
 

@@ -13,7 +13,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-import redis
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.db.models import Sum
@@ -38,19 +37,6 @@ from tests.integration.live_site import ROOT, LiveServer, Player, session_cookie
 pytestmark = pytest.mark.django_db(transaction=True)
 
 LEVEL_SECONDS = 20
-
-
-@pytest.fixture
-def redis_layer(postgres, redis_url, settings):
-    """This process broadcasts through the same Redis as the server (the registrations do)."""
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url]},
-        }
-    }
-    redis.Redis.from_url(redis_url).flushdb()
-    return redis_url
 
 
 class Stack:
