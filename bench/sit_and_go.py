@@ -59,6 +59,9 @@ GRACE = 8  # seconds the cash bots play on after their window, for the closing r
 
 def bot_accounts(count: int, prefix: str) -> list[dict]:
     """`count` bot accounts with a bankroll and a signed-in session (as bench/load.py makes)."""
+    # Django's modules are imported inside the functions that use them, here and below: the
+    # settings (the database the command line names) are chosen at run time, before
+    # django.setup(), as in bench/load.py.
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
 

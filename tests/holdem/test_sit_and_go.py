@@ -9,6 +9,8 @@ import pytest
 from casino.accounts.models import LedgerEntry, LedgerKind
 from casino.accounts.selectors import wallet_balance
 from casino.errors import DomainError
+from holdem.engine.cards import new_deck
+from holdem.history.pokerstars import pokerstars_text
 from holdem.models import (
     HandRecord,
     Seat,
@@ -18,7 +20,18 @@ from holdem.models import (
     Tournament,
     TournamentStatus,
 )
-from holdem.services import table_leave, table_sit, table_sit_out, table_top_up
+from holdem.selectors.lobby import rooms_for_lobby
+from holdem.services import clock as clock_service
+from holdem.services import (
+    game_kinds,
+    hand_start,
+    table_leave,
+    table_sit,
+    table_sit_out,
+    table_top_up,
+)
+from holdem.services import tournaments as tournament_service
+from holdem.services.clock import deadlines_fire_due
 from holdem.services.tournaments import (
     sit_and_go_open,
     sit_and_gos_keep_open,
@@ -154,7 +167,6 @@ def test_the_last_seat_starts_it_and_a_fresh_one_opens(sit_and_go, make_player, 
     fresh = Tournament.objects.get(template=tournament.template, status="registering")
     assert fresh.pk != tournament.pk and not fresh.entries.exists()
     # The lobby never lists a tournament table among the cash rooms.
-    from holdem.selectors.lobby import rooms_for_lobby
 
     assert table.pk not in [room["id"] for room in rooms_for_lobby()]
     clock.advance(10)
@@ -276,7 +288,6 @@ def test_levels_move_on_the_clock_and_apply_from_the_next_hand(sit_and_go, make_
 def test_downtime_does_not_eat_a_level(sit_and_go, make_player, clock):
     """RULES.md 8: after the clock was silent (the site down), the level in progress is
     extended by the downtime, as turns are renewed (RULES.md 5)."""
-    from holdem.services.clock import deadlines_fire_due
 
     tournament = sit_and_go(seats=2, starting_stack=5_000, level_seconds=60)
     register_all(tournament, [make_player(), make_player()])
@@ -339,10 +350,6 @@ def test_two_out_in_one_hand_with_the_same_chips_share_their_places(
     """RULES.md 8: two players out in the same hand who began it with the same chips share
     the prizes of the places they take (the odd chip to the first of them left of the button);
     every player dealt in posts the ante first; the remainder of the pool goes to first place."""
-    from holdem.engine.cards import new_deck
-    from holdem.history.pokerstars import pokerstars_text
-    from holdem.services import game_kinds, hand_start
-    from holdem.services import tournaments as tournament_service
 
     monkeypatch.setattr(tournament_service.secrets, "SystemRandom", lambda: random.Random(1))
     monkeypatch.setattr(
@@ -399,7 +406,6 @@ def test_a_clock_run_that_fails_on_the_silence_leaves_it_to_the_next_run(
     """RULES.md 8: the silence is extended once, with the record of the clock's run: a run that
     fails before extending the levels records nothing, and the next run still finds the
     silence (it used to be recorded first, and the level was then eaten)."""
-    from holdem.services import clock as clock_service
 
     tournament = sit_and_go(seats=2, starting_stack=5_000, level_seconds=60)
     register_all(tournament, [make_player(), make_player()])

@@ -1,11 +1,14 @@
 """Two Daphne servers sharing one PostgreSQL and one Redis: players on different servers play one
 hand together, and the lobby on either server sees the seats fill (channels-redis for real)."""
 
+import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -16,9 +19,11 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from holdem.models import Table
+from casino.accounts.selectors import wallet_balance
+from holdem.models import SitGoTemplate, Table, Tournament, TournamentStatus
 from holdem.selectors.audit import audit_chips
 from holdem.services import deadlines_fire_due, room_create
+from holdem.services.tournaments import sit_and_go_open, tournament_register
 from tests.frames import follow
 from tests.socket_client import ReadingSocket, dial
 
@@ -190,13 +195,6 @@ def test_two_players_on_two_servers_race_for_a_sit_and_gos_last_seat(two_servers
     """RULES.md 8: the last seat of a Sit & Go, asked for at once through two servers' register
     endpoints: one player gets it and the tournament starts once; the other is refused with a
     clear error and nothing taken from the wallet."""
-    import json
-    import threading
-    import urllib.error
-
-    from casino.accounts.selectors import wallet_balance
-    from holdem.models import SitGoTemplate, Tournament, TournamentStatus
-    from holdem.services.tournaments import sit_and_go_open, tournament_register
 
     template = SitGoTemplate.objects.create(
         name="Across servers", seats=2, buy_in=500, fee=50, starting_stack=1_000

@@ -30,8 +30,12 @@ from casino.accounts.models import LedgerEntry, LedgerKind
 from holdem.engine.cards import new_deck
 from holdem.history.pokerstars import pokerstars_text
 from holdem.models import HandRecord, Seat, SitGoTemplate, Table, Tournament, TournamentStatus
+from holdem.realtime.heartbeat import PROCESS_KEY
 from holdem.selectors.audit import audit_chips
+from holdem.services import deadlines_fire_due
+from holdem.services.presence import process_beat
 from holdem.services.tournaments import sit_and_go_open
+from tests.holdem.conftest import clock_ran_until
 from tests.realtime.conftest import open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,10 +56,6 @@ class SteppedClock:
         self.now = timezone.now()
 
     def beat_and_fire(self, to):
-        from holdem.realtime.heartbeat import PROCESS_KEY
-        from holdem.services import deadlines_fire_due
-        from holdem.services.presence import process_beat
-        from tests.holdem.conftest import clock_ran_until
 
         self.now = max(self.now, to)
         clock_ran_until(self.now)
