@@ -1,10 +1,11 @@
-"""Pages of the site itself rather than of a feature: the icon browsers ask for at /favicon.ico.
+"""Pages of the site itself rather than of a feature: the icon browsers ask for at /favicon.ico,
+and the page that says how anyone can check a deal (docs/fairness.md).
 
 The error pages are templates/403.html, 404.html and 500.html, which Django renders when DEBUG
 is off; they extend base.html, so they look like the rest of the site and pass its CSP.
 """
 
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.views.decorators.http import require_safe
 
@@ -17,3 +18,9 @@ def favicon(request):
     response = redirect(static("favicon.ico"))
     response["Cache-Control"] = "public, max-age=86400"
     return response
+
+
+@require_safe
+def fairness(request):
+    """How a hand's deal can be checked: open to everyone, signed in or not."""
+    return render(request, "fairness.html")

@@ -87,6 +87,11 @@ CSRF_TRUSTED_ORIGINS = [
 ]
 
 CASINO_STARTING_CHIPS = int(os.environ.get("CASINO_STARTING_CHIPS", "10000"))
+# The dealer's random source (holdem/services/shuffle.py, docs/fairness.md): a dotted path to a
+# function returning a generator with randrange and randbytes. No fallback when it fails.
+CASINO_RANDOM_SOURCE = os.environ.get(
+    "CASINO_RANDOM_SOURCE", "holdem.services.shuffle.system_random"
+)
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 EMBEDDED = not REDIS_URL
 # The in-process clock (embedded mode only; Celery beat is the clock when REDIS_URL is set).

@@ -52,7 +52,9 @@ urlpatterns = [
     path("hands/", holdem_views.hand_list, name="hand_list"),
     path("hands/<int:hand_id>/", holdem_views.hand_detail, name="hand_detail"),
     path("hands/<int:hand_id>/pokerstars.txt", holdem_views.hand_download, name="hand_download"),
+    path("hands/<int:hand_id>/hand.json", holdem_views.hand_json, name="hand_json"),
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
     path("favicon.ico", pages.favicon, name="favicon"),
+    path("fairness/", pages.fairness, name="fairness"),
 ]

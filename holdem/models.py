@@ -62,6 +62,8 @@ class Table(RoomOptions):
     hand_actions = models.PositiveIntegerField(
         default=0, help_text="Actions logged in the hand in progress: the next one's index."
     )
+    # docs/fairness.md: the deck commitment of the hand in progress, else of the last hand.
+    commitment = models.CharField(max_length=64, blank=True, editable=False)
     button_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     # RULES.md 8, the dead button: last hand's blinds (the small blind None when it was dead).
     small_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
@@ -251,6 +253,16 @@ class HandRecord(models.Model):
     players = models.JSONField(help_text="[{seat, user_id, username, stack_before, stack_after}]")
     deck = models.JSONField(
         help_text="The shuffled deck: server side only, never sent to a client."
+    )
+    salts = models.JSONField(
+        default=list,
+        help_text="One salt per deck position (docs/fairness.md): server side only; a position's "
+        "salt is revealed with its card once the card is public.",
+    )
+    commitment = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The deck commitment published before the deal (docs/fairness.md).",
     )
     board = models.JSONField(default=list)
     pots = models.JSONField(default=list)

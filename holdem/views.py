@@ -3,7 +3,7 @@ PokerStars-format download of each; the table page, the statistics and a Sit & G
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.dateparse import parse_datetime
 from django.utils.text import capfirst
@@ -12,6 +12,7 @@ from casino.errors import DomainError
 from holdem.history.pokerstars import pokerstars_text
 from holdem.history.replayer import hand_replay
 from holdem.models import HandRecord, Seat, Table, TableKind, TableStatus, Tournament
+from holdem.selectors.fairness import hand_fairness
 from holdem.selectors.hand_history import hand_before, hand_summary_for, hands_of
 from holdem.selectors.lobby import rooms_for_lobby
 from holdem.selectors.stats import chip_chart, leaderboards, player_stats
@@ -52,7 +53,23 @@ def hand_detail(request, hand_id):
         **hand_replay(record, viewer_seat=hand["your_seat"]),
         "card_back": request.user.card_back,
     }
-    return render(request, "holdem/hand.html", {"hand": hand, "replay": replay})
+    fairness = hand_fairness(record, request.user.pk)
+    return render(
+        request, "holdem/hand.html", {"hand": hand, "replay": replay, "fairness": fairness}
+    )
+
+
+@login_required
+def hand_json(request, hand_id):
+    """The hand page as JSON: its record as the viewer may read it, and the deck commitment's
+    reveal (docs/fairness.md), for a verifier of one's own (bin/verify-hand reads it)."""
+    record = _visible_hand(request, hand_id)
+    return JsonResponse(
+        {
+            **hand_summary_for(record, request.user),
+            "fairness": hand_fairness(record, request.user.pk),
+        }
+    )
 
 
 @login_required

@@ -10,7 +10,11 @@ from holdem.models import HandRecord, Table
 # Columns holding cards nobody may see while the hand is played: the table's engine JSON (every
 # hole card, the undealt stub) and the hand record's deck and engine JSON. Once the hand is over
 # they still hold the folded and mucked hands and the cards never dealt: no page shows them.
-CARD_COLUMNS = {Table: frozenset({"hand_state"}), HandRecord: frozenset({"deck", "final_state"})}
+# The salts too: with a position's salt, its leaf of the published commitment names its card.
+CARD_COLUMNS = {
+    Table: frozenset({"hand_state"}),
+    HandRecord: frozenset({"deck", "salts", "final_state"}),
+}
 
 
 def reads_a_card_column(model, lookup: str) -> bool:

@@ -54,7 +54,7 @@ def new_deck() -> list[str]:
     return [rank + suit for rank in RANKS for suit in SUITS]
 
 
-def shuffle(deck: Iterable[str], rng: Rng) -> list[str]:
+def shuffle[T](deck: Iterable[T], rng: Rng) -> list[T]:
     """A shuffled copy of `deck` (Fisher-Yates); `deck` itself is left as it was.
 
     RULES.md 3: production passes `secrets.SystemRandom()`; tests pass `random.Random(seed)`.

@@ -6,6 +6,7 @@ from holdem import engine
 from holdem.history.stored_hand import record_start, replay_record
 from holdem.history.story import STRUCTURE_NAMES
 from holdem.models import HandRecord
+from holdem.selectors.fairness import hand_fairness
 
 
 def pokerstars_text(record: HandRecord, viewer_id: int | None = None) -> str:
@@ -25,7 +26,25 @@ def pokerstars_text(record: HandRecord, viewer_id: int | None = None) -> str:
         lines.append(_action_line(names[row.seat], row, before, after))
         _board_lines(lines, before, after)
     _summary(lines, record, final, _chosen_result(record, final), names)
+    lines += _commitment_lines(hand_fairness(record, viewer_id))
     return "\n".join(lines) + "\n"
+
+
+def _commitment_lines(fairness) -> list[str]:
+    """After the summary, docs/fairness.md: the deck commitment made before the deal, each card
+    this text shows with its salt, and every other position as its leaf (bin/verify-hand)."""
+    if fairness is None:
+        return []
+    lines = [
+        "*** DECK COMMITMENT ***",
+        f"Commitment {fairness['commitment']} ({fairness['scheme']})",
+    ]
+    for entry in fairness["cards"]:
+        if "card" in entry:
+            lines.append(f"Position {entry['position']}: [{entry['card']}] salt {entry['salt']}")
+        else:
+            lines.append(f"Position {entry['position']}: hidden {entry['leaf']}")
+    return lines
 
 
 # RULES.md 8: a tournament header names the level in roman numerals, as PokerStars does.

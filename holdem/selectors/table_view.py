@@ -102,6 +102,8 @@ def public_table(
         # The hand's number on the history pages and in its PokerStars text: the hand being
         # played, else the last one (null before the first).
         "hand_id": table.hand_id or table.last_hand_id,
+        # docs/fairness.md: the deck commitment of that hand, published before its deal.
+        "commitment": table.commitment or None,
         "turn": {
             "seat": hand_view["to_act"],
             "deadline": epoch_ms(table.turn_deadline),

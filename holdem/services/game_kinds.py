@@ -7,7 +7,6 @@ where a cash game and a tournament part ways. Two kinds: the cash game (RULES.md
 Sit & Go (RULES.md 8, holdem/services/tournaments.py holds its money and places).
 """
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,6 +17,7 @@ from casino.accounts.services import wallet_adjust
 from casino.errors import DomainError
 from holdem import engine
 from holdem.db.locks import LockedTable
+from holdem.engine.cards import Rng
 from holdem.engine.positions import blind_seats, next_button, tournament_blinds
 from holdem.models import Disconnect, Entry, HandRecord, Seat, Table, TableKind
 from holdem.selectors.tournaments import level_of
@@ -84,9 +84,7 @@ class GameKind(Protocol):
         out those sitting out)."""
         ...
 
-    def hand_plan(
-        self, *, table: LockedTable, seats: Sequence[Seat], rng: random.Random
-    ) -> HandPlan | None:
+    def hand_plan(self, *, table: LockedTable, seats: Sequence[Seat], rng: Rng) -> HandPlan | None:
         """Who is dealt in and where the blinds fall; None when no hand can be dealt."""
         ...
 
@@ -146,9 +144,7 @@ class CashGame:
     def can_play(self, seat: Seat) -> bool:
         return not seat.sitting_out and seat.stack > 0
 
-    def hand_plan(
-        self, *, table: LockedTable, seats: Sequence[Seat], rng: random.Random
-    ) -> HandPlan | None:
+    def hand_plan(self, *, table: LockedTable, seats: Sequence[Seat], rng: Rng) -> HandPlan | None:
         ready = [s for s in seats if self.can_play(s)]
         playing, posting, waiting = hand_entrants(ready)
         if len(playing) < 2:
@@ -224,9 +220,7 @@ class SitAndGo:
     def can_play(self, seat: Seat) -> bool:
         return seat.stack > 0  # RULES.md 8: sitting out or away, still dealt in
 
-    def hand_plan(
-        self, *, table: LockedTable, seats: Sequence[Seat], rng: random.Random
-    ) -> HandPlan | None:
+    def hand_plan(self, *, table: LockedTable, seats: Sequence[Seat], rng: Rng) -> HandPlan | None:
         alive = sorted(s.number for s in seats if self.can_play(s))
         if len(alive) < 2:
             return None

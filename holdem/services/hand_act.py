@@ -352,11 +352,13 @@ def hand_advance(
     events: list[engine.Event],
     now: datetime,
     seats: list[Seat] | None = None,
+    detail: dict[str, Any] | None = None,
 ) -> None:
     """Store the new state, then either start the next turn clock or finish the hand
     (hand_end.py). Mid-hand the state, its clock, the action count and the event's seq are one
     UPDATE. A pre-action standing for the next player to act is applied first. `seats`: the
-    table's seats with their users, if the caller has them."""
+    table's seats with their users, if the caller has them; `detail`: what the event says
+    besides the engine's events (the deal's commitment)."""
     if not state.is_over and state.to_act is not None:
         if seats is None:
             seats = list(table.seat_set.select_related("user"))
@@ -371,7 +373,9 @@ def hand_advance(
     table.turn_token = uuid.uuid4().hex
     table.turn_bank_from = None
     # Mid-hand no wallet changes: the chips in play are in the state.
-    change = TableChange("hand", engine_events=events, state=state, seats=seats, balances=False)
+    change = TableChange(
+        "hand", detail or {}, engine_events=events, state=state, seats=seats, balances=False
+    )
     rows.save_fields(table, [*table_change_publish(table, change), *TURN_FIELDS])
 
 

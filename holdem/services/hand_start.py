@@ -4,27 +4,27 @@ the blinds, the shuffled deck, the hand's record; then the first turn (holdem/se
 Runs inside the deadline clock's transaction, which holds the table lock.
 """
 
-import secrets
+import logging
 from dataclasses import asdict
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from holdem import engine
 from holdem.db import rows
 from holdem.db.locks import LockedTable, seats_lock
-from holdem.engine.cards import new_deck, shuffle
+from holdem.engine.commitment import deck_commitment
 from holdem.models import HandParticipant, HandRecord, TableStatus
 from holdem.selectors.game_state import muck_choice
 from holdem.services.blinds import blind_post_for
 from holdem.services.game_kinds import game_kind_of
 from holdem.services.hand_act import hand_advance, hand_muck_undecided
 from holdem.services.notify import TableChange, notify_table
+from holdem.services.shuffle import RandomSourceFailed, deck_salts, hand_deck, random_source
 from holdem.services.time_bank import BANK_FIELDS, bank_refill
 
+log = logging.getLogger("holdem.hands")
 
-def hand_deck() -> list[str]:
-    """RULES.md 3: a fresh deck shuffled by Fisher-Yates from a cryptographically secure generator.
-    (Tests replace this function to deal chosen cards.)"""
-    return shuffle(new_deck(), secrets.SystemRandom())
+# docs/fairness.md: how long a table waits to try again when the random source failed.
+SHUFFLE_RETRY_SECONDS = 10
 
 
 def hand_start(table: LockedTable, now: datetime) -> bool:
@@ -36,7 +36,18 @@ def hand_start(table: LockedTable, now: datetime) -> bool:
         rows.save_fields(table, ["next_hand_at"])
         return False
     kind = game_kind_of(table)
-    plan = kind.hand_plan(table=table, seats=seats, rng=secrets.SystemRandom())
+    try:
+        plan = kind.hand_plan(table=table, seats=seats, rng=random_source())
+        if plan is not None:
+            deck = hand_deck()
+            salts = deck_salts()[: len(deck)]
+    except RandomSourceFailed:
+        # docs/fairness.md: never another shuffle; the table waits, says so, and tries again.
+        log.error("table %s: no hand dealt, the random source failed", table.pk)
+        table.next_hand_at = now + timedelta(seconds=SHUFFLE_RETRY_SECONDS)
+        rows.save_fields(table, ["next_hand_at"])
+        notify_table(table, TableChange("shuffle_unavailable", {"retry_in": SHUFFLE_RETRY_SECONDS}))
+        return False
     if plan is None:
         rows.save_fields(table, ["next_hand_at"])
         notify_table(table, TableChange("waiting_for_players"))
@@ -58,7 +69,7 @@ def hand_start(table: LockedTable, now: datetime) -> bool:
     ]
     # The blinds (and any ante) are the kind of game's: a cash game's are the room's options.
     options = kind.hand_options(table=table, stacks=[s.stack for s in players], now=now)
-    deck = hand_deck()
+    commitment = deck_commitment(deck, salts)
     blinds = (plan.small, plan.big) if plan.dead_button else None
     state, events = engine.start_hand(options, seat_ins, button, deck, blinds=blinds)
 
@@ -81,6 +92,8 @@ def hand_start(table: LockedTable, now: datetime) -> bool:
             for s, si in zip(players, seat_ins)
         ],
         deck=list(deck),
+        salts=salts,
+        commitment=commitment,
         blinds=list(blinds) if blinds is not None else None,
         tournament=kind.hand_header(table),
     )
@@ -108,6 +121,7 @@ def hand_start(table: LockedTable, now: datetime) -> bool:
     table.button_seat = button
     table.small_blind_seat, table.big_blind_seat = plan.small, plan.big
     table.hand = record
+    table.commitment = commitment  # published with the deal's first event, before any action
     table.hand_actions = 0
     rows.save_fields(
         table,
@@ -118,8 +132,9 @@ def hand_start(table: LockedTable, now: datetime) -> bool:
             "small_blind_seat",
             "big_blind_seat",
             "hand",
+            "commitment",
             "hand_actions",
         ],
     )
-    hand_advance(table, state=state, events=events, now=now)
+    hand_advance(table, state=state, events=events, now=now, detail={"commitment": commitment})
     return True

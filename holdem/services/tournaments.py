@@ -6,7 +6,6 @@ Lock order (style.md 8): the table row, then the tournament row, then wallets. R
 no table yet: the tournament row, then the wallet.
 """
 
-import secrets
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
@@ -19,6 +18,7 @@ from casino.accounts.services import wallet_adjust, wallet_lock
 from casino.errors import DomainError
 from holdem.db import rows
 from holdem.db.locks import LockedTable, table_lock
+from holdem.engine.cards import shuffle
 from holdem.engine.names import FIXED_LIMIT
 from holdem.engine.tournament import places_for_busts
 from holdem.models import (
@@ -48,6 +48,7 @@ from holdem.selectors.tournaments import (
     sit_and_go_summary,
 )
 from holdem.services.notify import TableChange, notify_table
+from holdem.services.shuffle import RandomSourceFailed, random_source
 
 # RULES.md 8: the first hand is dealt 10 s after the last seat is taken.
 FIRST_HAND_SECONDS = 10
@@ -238,7 +239,15 @@ def _tournament_start(tournament: Tournament, now: datetime) -> None:
     first hand), the table made with the starting stacks, the first hand 10 s away, the players
     told wherever they are, and a fresh Sit & Go of the template opened."""
     entries = list(tournament.entries.select_related("user").order_by("registered_at", "id"))
-    numbers = secrets.SystemRandom().sample(range(tournament.seats), len(entries))
+    try:
+        numbers = shuffle(range(tournament.seats), random_source())[: len(entries)]
+    except RandomSourceFailed:
+        # docs/fairness.md: no draw from anything else; the seat taken last is refused.
+        raise DomainError(
+            "shuffle_unavailable",
+            "the dealer cannot draw the seats right now (the random source failed); "
+            "try again in a moment",
+        ) from None
     level = level_of(tournament, 0)
     fixed_limit = tournament.structure == FIXED_LIMIT
     first_hand_at = now + timedelta(seconds=FIRST_HAND_SECONDS)

@@ -61,8 +61,13 @@ export function engineLines(e, name, hand, best = null) {
   }
 }
 
-/** Lines after a table event's engine events: a hand's end says when the next one starts. */
+/** Lines after a table event's engine events: a deal names its deck commitment, a hand's end
+ * says when the next one starts. */
 export function closingLines(event) {
+  if (event.kind === "hand" && typeof event.commitment === "string") {
+    // docs/fairness.md: the deck was committed to before this deal; the hand's page proves it.
+    return [{ text: `Deck sealed before the deal: ${event.commitment.slice(0, 16)}…` }];
+  }
   return event.kind === "hand_ended" && Number.isInteger(event.countdown)
     ? [{ text: `Next game in ${event.countdown}s` }]
     : [];
@@ -81,6 +86,7 @@ export function tableLines(event, name) {
     case "reconnected": return [{ text: `${who} is back online` }];
     case "countdown": return [{ text: `Next game in ${event.seconds}s` }];
     case "waiting_for_players": return [{ text: "Waiting for players" }];
+    case "shuffle_unavailable": return [{ text: `The dealer cannot shuffle: no hand starts until the random source answers (next try in ${event.retry_in}s)`, kind: "warn" }];
     case "closing": return [{ text: "The room closes after this hand", kind: "warn" }];
     case "closed": return [{ text: "The room is closed", kind: "warn" }];
     case "opened": return [{ text: "The room is open again" }];

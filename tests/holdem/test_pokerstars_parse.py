@@ -69,6 +69,10 @@ COLLECTED = re.compile(
 )
 TOTAL = re.compile(r"^Total pot (?P<total>\d+) \| Rake (?P<rake>\d+)$")
 BOARD = re.compile(rf"^Board \[(?P<cards>{CARDS})\]$")
+COMMITMENT = re.compile(r"^Commitment (?P<hex>[0-9a-f]{64}) \(deck-sha256-v1\)$")
+POSITION = re.compile(
+    r"^Position (?P<n>\d+): (?:\[(?P<card>[2-9TJQKA][cdhs])\] salt [0-9a-f]{32}|hidden [0-9a-f]{64})$"
+)
 SUMMARY_SEAT = re.compile(
     rf"^Seat (?P<seat>\d+): (?P<name>{NAME})(?: \((?:button|small blind|big blind)\))? "
     r"(?:(?P<what>folded|mucked)|collected \((?P<won>\d+)\)"
@@ -85,6 +89,7 @@ class Parsed:
         self.shown, self.summary_showed, self.summary_mucked = {}, {}, set()
         self.total = self.rake = None
         self.header = self.table = None
+        self.commitment, self.positions = None, []  # card or None (hidden) per deck position
 
 
 def parse(text: str) -> Parsed:
@@ -174,9 +179,17 @@ def parse(text: str) -> Parsed:
                 hand.summary_showed[m["name"]] = m["cards"].split()
             elif m["what"] == "mucked":
                 hand.summary_mucked.add(m["name"])
+        elif line == "*** DECK COMMITMENT ***" and section == "summary":
+            section = "commitment"  # ours after the summary (docs/fairness.md)
+        elif section == "commitment" and (m := COMMITMENT.match(line)):
+            hand.commitment = m["hex"]
+        elif section == "commitment" and (m := POSITION.match(line)):
+            assert int(m["n"]) == len(hand.positions), line
+            hand.positions.append(m["card"])
         else:
             raise AssertionError(f"not a PokerStars line here ({section}): {line!r}")
-    assert section == "summary" and hand.total is not None
+    assert section in ("summary", "commitment") and hand.total is not None
+    assert section == "summary" or (hand.commitment and len(hand.positions) >= 12)
     return hand
 
 

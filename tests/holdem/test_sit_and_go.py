@@ -351,7 +351,7 @@ def test_two_out_in_one_hand_with_the_same_chips_share_their_places(
     the prizes of the places they take (the odd chip to the first of them left of the button);
     every player dealt in posts the ante first; the remainder of the pool goes to first place."""
 
-    monkeypatch.setattr(tournament_service.secrets, "SystemRandom", lambda: random.Random(1))
+    monkeypatch.setattr(tournament_service, "random_source", lambda: random.Random(1))
     monkeypatch.setattr(
         game_kinds, "tournament_blinds", lambda previous, alive, rng: (alive[0], alive[1], alive[2])
     )

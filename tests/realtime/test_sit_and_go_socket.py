@@ -16,7 +16,6 @@ generator, so the same hands are played every run.
 import asyncio
 import random
 from datetime import timedelta
-from types import SimpleNamespace
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -65,9 +64,9 @@ class SteppedClock:
 
 
 def seeded_draws(seed):
-    """A stand-in for the `secrets` module of the services that draw seats and buttons."""
+    """A stand-in for the random source of the services that draw seats and buttons."""
     draws = random.Random(seed)
-    return SimpleNamespace(SystemRandom=lambda: random.Random(draws.random()))
+    return lambda: random.Random(draws.random())
 
 
 # How often a bot picks each action it may take: mostly checking and calling small bets, so
@@ -157,8 +156,8 @@ def test_six_bots_play_a_sit_and_go_to_the_end_over_the_sockets(
 ):
     """RULES.md 8: six bots play a seeded Sit & Go to one winner over the table sockets; chips
     stay constant, places and prizes are the panel's, the entries' and the ledger's (65/35)."""
-    monkeypatch.setattr("holdem.services.tournaments.secrets", seeded_draws(SEED))
-    monkeypatch.setattr("holdem.services.hand_start.secrets", seeded_draws(SEED + 1))
+    monkeypatch.setattr("holdem.services.tournaments.random_source", seeded_draws(SEED))
+    monkeypatch.setattr("holdem.services.hand_start.random_source", seeded_draws(SEED + 1))
     decks = random.Random(SEED + 2)
     monkeypatch.setattr(
         "holdem.services.hand_start.hand_deck", lambda: decks.sample(new_deck(), k=52)
