@@ -5,7 +5,6 @@ nothing falls back to another generator: the caller waits and tells the table.
 
 import logging
 import secrets
-from collections.abc import Callable
 from typing import Protocol
 
 from django.conf import settings
@@ -42,14 +41,14 @@ class _Checked:
         self._name = name
 
     def randrange(self, stop: int, /) -> int:
-        return self._call(lambda: self._source.randrange(stop))
+        try:
+            return self._source.randrange(stop)
+        except Exception as error:
+            raise _failed(self._name, error) from error
 
     def randbytes(self, n: int, /) -> bytes:
-        return self._call(lambda: self._source.randbytes(n))
-
-    def _call[T](self, draw: Callable[[], T]) -> T:
         try:
-            return draw()
+            return self._source.randbytes(n)
         except Exception as error:
             raise _failed(self._name, error) from error
 

@@ -183,3 +183,39 @@ def test_stepping_through_a_side_pot_hand_on_the_felt(site, side_pot_hand, sign_
     play.click()
     expect(play).to_have_text("Play")
     assert not page.errors
+
+
+def test_verify_checks_the_hands_cards_against_its_commitment(
+    site, side_pot_hand, sign_in, artifacts
+):
+    """docs/fairness.md: Verify on the hand page proves, in the browser, the cards the player can
+    see against the commitment made before the deal; a page whose reveal was changed fails."""
+    page = sign_in(REPLAY_PLAYERS[1])
+    page.goto(f"{site['base']}/hands/{side_pot_hand}/")
+    commitment = page.locator("#fairness-commitment").inner_text().strip()
+    assert re.fullmatch(r"[0-9a-f]{64}", commitment)
+    result = page.locator("#verify-result")
+    page.get_by_role("button", name="Verify", exact=True).click()
+    expect(result).to_contain_text("Verified: the")
+    expect(result).to_contain_text(commitment[:12])
+    shoot(page, artifacts, "hand-verified")
+
+    # A page that claims another river than the one committed to (here changed on its way to the
+    # browser) is refused, and the problem is named.
+    def change_river(route):
+        response = route.fetch()
+        body = response.text()
+        data = re.search(r'<script id="hand-fairness" type="application/json">(.*?)</script>', body)
+        fairness = json.loads(data.group(1))
+        river = fairness["positions"]["board:4"]
+        fairness["cards"][river]["card"] = "2c" if fairness["board"][4] != "2c" else "3c"
+        fairness["board"][4] = fairness["cards"][river]["card"]
+        body = body.replace(data.group(1), json.dumps(fairness))
+        route.fulfill(response=response, body=body)
+
+    page.route(f"**/hands/{side_pot_hand}/", change_river)
+    page.goto(f"{site['base']}/hands/{side_pot_hand}/")
+    page.get_by_role("button", name="Verify", exact=True).click()
+    expect(result).to_contain_text("Not verified")
+    expect(result).to_contain_text("do not hash to the commitment")
+    page.unroute(f"**/hands/{side_pot_hand}/")

@@ -224,3 +224,25 @@ def test_a_sit_and_go_whose_seats_cannot_be_drawn_refuses_the_last_seat(make_pla
     assert tournament.entries.count() == 1
     assert Tournament.objects.get(pk=tournament.pk).started_at is None
     chips_everywhere()
+
+
+def test_shuffle_dump_writes_decks_from_the_dealers_source(tmp_path, settings):
+    from django.core.management import CommandError, call_command
+
+    from holdem.engine.cards import new_deck
+
+    out = tmp_path / "decks.txt"
+    call_command("shuffle_dump", "200", "--output", str(out))
+    decks = [line.split() for line in out.read_text().splitlines()]
+    assert len(decks) == 200 and all(sorted(deck) == sorted(new_deck()) for deck in decks)
+    assert len({tuple(deck) for deck in decks}) == 200
+    call_command("shuffle_dump", "3", "--indexes", "--output", str(out))
+    rows = [[int(n) for n in line.split(",")] for line in out.read_text().splitlines()]
+    assert len(rows) == 3 and all(sorted(row) == list(range(52)) for row in rows)
+
+    settings.CASINO_RANDOM_SOURCE = "tests.holdem.test_fairness.failing_source"
+    with pytest.raises(CommandError, match="random source"):
+        call_command("shuffle_dump", "5", "--output", str(tmp_path / "none.txt"))
+    assert (tmp_path / "none.txt").read_text() == ""
+    with pytest.raises(CommandError, match="one shuffle or more"):
+        call_command("shuffle_dump", "0")
