@@ -6,7 +6,6 @@ import json
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.db import database_sync_to_async
 
 from holdem.engine.commitment import deck_commitment
 from holdem.models import HandRecord
@@ -50,9 +49,9 @@ def test_the_deal_publishes_the_commitment_and_no_salt_ever_leaves(table_room, m
         frames = [f for s in [*sockets.values(), spectator, reload] for f in [*s.frames]]
         for s in [*sockets.values(), spectator, reload]:
             await s.close()
-        return deal, snap, after, frames
+        return deal, after, frames
 
-    deal, snap, after, frames = async_to_sync(scenario)()
+    deal, after, frames = async_to_sync(scenario)()
     record = HandRecord.objects.get(table=table)
     assert record.commitment == deck_commitment(record.deck, record.salts)
     # The dealing frame names it in its event and in the table it changes, before any action.

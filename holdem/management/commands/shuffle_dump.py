@@ -1,8 +1,6 @@
 """manage.py shuffle_dump N: N shuffles from the dealer's own random source and shuffle, one per
 line, for the statistical suites a test laboratory runs (docs/fairness.md)."""
 
-import sys
-
 from django.core.management.base import BaseCommand, CommandError
 
 from holdem.engine.cards import new_deck
@@ -26,7 +24,15 @@ class Command(BaseCommand):
     def handle(self, *args, count, indexes, output, **options):
         if count < 1:
             raise CommandError("count: ask for one shuffle or more")
-        out = open(output, "w", encoding="ascii") if output else sys.stdout
+        if output:
+            with open(output, "w", encoding="ascii") as out:
+                self._write(out, count, indexes)
+        else:
+            self._write(self.stdout, count, indexes)
+        if output:
+            self.stderr.write(f"{count:,} shuffles written to {output}")
+
+    def _write(self, out, count, indexes):
         try:
             for _ in range(count):
                 deck = hand_deck()
@@ -34,8 +40,3 @@ class Command(BaseCommand):
                 out.write(line + "\n")
         except RandomSourceFailed as error:
             raise CommandError(f"no shuffle written past this point: {error}") from error
-        finally:
-            if output:
-                out.close()
-        if output:
-            self.stderr.write(f"{count:,} shuffles written to {output}")
