@@ -143,3 +143,12 @@ test("a tournament hand's opening line names the ante, and each ante is posted (
     "p3 posts the ante 10 (all in)",
   );
 });
+
+test("a deal names its deck commitment, and a failed shuffle says the table waits", () => {
+  const commitment = "6134b452e95c3f4215ed7399660a590a7926e8f723ffb4641b7d5db37803ee08";
+  assert.deepEqual(texts(closingLines({ kind: "hand", commitment, engine: [] })), ["Deck sealed before the deal: 6134b452e95c3f42…"]);
+  assert.deepEqual(closingLines({ kind: "hand", engine: [] }), []);
+  const [line] = tableLines({ kind: "shuffle_unavailable", retry_in: 10 }, name);
+  assert.equal(line.kind, "warn");
+  assert.match(line.text, /cannot shuffle: no hand starts until the random source answers \(next try in 10s\)/);
+});
