@@ -133,6 +133,8 @@ class ChainResult:
     owner: int
     checked: int
     broken: Break | None
+    head: Head  # as the owner's row stores it (what the walk found, when nothing is broken)
+    before_last: Head | None = None  # the chain as it was one row shorter, when it holds
 
 
 def chains_walk(
@@ -153,16 +155,30 @@ def chains_walk(
         while pending is not None and pending[0] < owner:
             yield _headless(pending[0], owned_by(pending[0]))
         chain = owned_by(owner)
-        checked, broken = chain_walk(chain, head)
+        last_two: list[Link] = []
+        checked, broken = chain_walk(_remembered(chain, last_two), head)
         for _ in chain:  # the rest of a broken chain is not walked, only passed
             pass
-        yield ChainResult(owner, checked, broken)
+        shorter = None
+        if broken is None and checked:
+            shorter = Head(checked - 1, None, GENESIS)
+            if len(last_two) == 2:
+                shorter = Head(checked - 1, last_two[0].id, last_two[0].stored_hash)
+        yield ChainResult(owner, checked, broken, head, shorter)
     while pending is not None:
         yield _headless(pending[0], owned_by(pending[0]))
+
+
+def _remembered(links: Iterator[Link], last_two: list[Link]) -> Iterator[Link]:
+    """`links`, keeping the last two passed in `last_two`."""
+    for link in links:
+        last_two[:] = [*last_two[-1:], link]
+        yield link
 
 
 def _headless(owner: int, chain: Iterator[Link]) -> ChainResult:
     first = next(chain)
     for _ in chain:
         pass
-    return ChainResult(owner, 0, Break(first.id, "inserted: nothing owns its chain"))
+    broken = Break(first.id, "inserted: nothing owns its chain")
+    return ChainResult(owner, 0, broken, Head(0, None, GENESIS))

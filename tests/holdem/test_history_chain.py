@@ -4,6 +4,7 @@ and names the first record a database superuser altered, inserted or removed (th
 triggers switched off, as such a user can) and exits non-zero."""
 
 import importlib
+import io
 import random
 
 import pytest
@@ -36,7 +37,7 @@ def on_postgres(postgres):
     """The triggers a superuser switches off are PostgreSQL's."""
 
 
-def verify_chain() -> tuple[bool, str]:
+def verify_chain(*options: str) -> tuple[bool, str]:
     """Run `manage.py verify_chain`: (whether it exited zero, what it printed)."""
     out = []
 
@@ -48,7 +49,7 @@ def verify_chain() -> tuple[bool, str]:
             pass
 
     try:
-        call_command("verify_chain", "--chunk-size", "3", stdout=Out())
+        call_command("verify_chain", "--chunk-size", "3", *options, stdout=Out())
     except CommandError:
         return False, "".join(out)
     return True, "".join(out)
@@ -103,7 +104,7 @@ def test_hands_and_ledger_lines_written_through_the_services_verify_clean(ledger
     wallets = Wallet.objects.count()
     assert out.strip() == (
         f"history OK: {wallets + 1} chains, {lines + hands} records checked "
-        f"({lines} ledger lines in {wallets} wallets, {hands} hands at 1 tables)"
+        f"({lines} ledger lines in {wallets} wallets, {hands} hands at 1 table)"
     )
     assert table.hand_chain_length == hands >= 4
     # Each finished hand links to the one before it at its table.
@@ -124,10 +125,10 @@ def test_an_edited_ledger_amount_is_named(ledger):
     ok, out = verify_chain()
     assert not ok
     assert (
-        f"BROKEN accounts.LedgerEntry #{edited.pk} in the chain of wallet of user #{alice.pk}: "
+        f"BROKEN accounts.LedgerEntry #{edited.pk} in the ledger chain of user #{alice.pk}: "
         "altered: its content does not give the hash it stored"
     ) in out
-    assert "history NOT OK: 1 broken chain(s)" in out
+    assert "history NOT OK: 1 broken; " in out
 
 
 def test_an_edited_line_whose_hash_was_made_again_is_found_at_the_next_line(ledger):
@@ -157,7 +158,7 @@ def test_a_deleted_ledger_line_in_the_middle_is_named(ledger):
     assert not ok
     follower = lines_of(alice)[2]
     assert (
-        f"BROKEN accounts.LedgerEntry #{removed.pk} in the chain of wallet of user #{alice.pk}: "
+        f"BROKEN accounts.LedgerEntry #{removed.pk} in the ledger chain of user #{alice.pk}: "
         f"removed: #{follower.pk} follows it, and it is gone"
     ) in out
     assert f"user #{bob.pk}" not in out  # one broken chain: the others hold
@@ -179,7 +180,7 @@ def test_the_deleted_last_ledger_line_is_named(ledger):
     ok, out = verify_chain()
     assert not ok
     assert (
-        f"BROKEN accounts.LedgerEntry #{removed.pk} in the chain of wallet of user #{alice.pk}: "
+        f"BROKEN accounts.LedgerEntry #{removed.pk} in the ledger chain of user #{alice.pk}: "
         "removed: the head names it as the last of 5, 4 found ending at"
     ) in out
 
@@ -218,7 +219,7 @@ def test_a_forged_ledger_line_after_the_last_is_named_even_with_a_good_hash(ledg
     ok, out = verify_chain()
     assert not ok
     assert (
-        f"BROKEN accounts.LedgerEntry #{forged} in the chain of wallet of user #{alice.pk}: "
+        f"BROKEN accounts.LedgerEntry #{forged} in the ledger chain of user #{alice.pk}: "
         f"inserted: it follows #{lines_of(alice)[-2].pk}, the last row the head names"
     ) in out
 
@@ -236,7 +237,7 @@ def test_a_forged_ledger_line_among_the_others_is_named(ledger):
     ok, out = verify_chain()
     assert not ok
     assert (
-        f"BROKEN accounts.LedgerEntry #{forged} in the chain of wallet of user #{alice.pk}: inserted"
+        f"BROKEN accounts.LedgerEntry #{forged} in the ledger chain of user #{alice.pk}: inserted"
         in out
     )
 
@@ -264,7 +265,7 @@ def test_an_edited_board_of_a_finished_hand_is_named(played):
     ok, out = verify_chain()
     assert not ok
     assert (
-        f"BROKEN holdem.HandRecord #{hand.pk} in the chain of table #{table.pk}: "
+        f"BROKEN holdem.HandRecord #{hand.pk} in the hand chain of table #{table.pk}: "
         "altered: its content does not give the hash it stored"
     ) in out
 
@@ -279,7 +280,10 @@ def test_an_edited_action_of_a_finished_hand_names_its_hand(played):
     )
     ok, out = verify_chain()
     assert not ok
-    assert f"BROKEN holdem.HandRecord #{hand.pk} in the chain of table #{table.pk}: altered" in out
+    assert (
+        f"BROKEN holdem.HandRecord #{hand.pk} in the hand chain of table #{table.pk}: altered"
+        in out
+    )
 
 
 def test_a_deleted_action_names_its_hand(played):
@@ -289,7 +293,10 @@ def test_a_deleted_action_names_its_hand(played):
     as_superuser(f"DELETE FROM {HandAction._meta.db_table} WHERE id = %s", [action.pk])
     ok, out = verify_chain()
     assert not ok
-    assert f"BROKEN holdem.HandRecord #{hand.pk} in the chain of table #{table.pk}: altered" in out
+    assert (
+        f"BROKEN holdem.HandRecord #{hand.pk} in the hand chain of table #{table.pk}: altered"
+        in out
+    )
 
 
 def test_a_finished_hand_taken_out_of_the_chain_is_named(played):
@@ -300,7 +307,7 @@ def test_a_finished_hand_taken_out_of_the_chain_is_named(played):
     ok, out = verify_chain()
     assert not ok
     assert (
-        f"BROKEN holdem.HandRecord #{hands[1].pk} in the chain of table #{table.pk}: "
+        f"BROKEN holdem.HandRecord #{hands[1].pk} in the hand chain of table #{table.pk}: "
         f"removed: #{hands[2].pk} follows it, and it is gone"
     ) in out
 
@@ -335,7 +342,7 @@ def test_a_sit_and_go_played_to_its_end_verifies_clean(sit_and_go, make_player, 
     assert ok, out
     table = Table.objects.get(pk=tournament.table_id)
     assert table.hand_chain_length == HandRecord.objects.filter(table=table).count()
-    assert "1 tables" in out
+    assert "hands at 1 table)" in out
     chips_everywhere()
 
 
@@ -364,3 +371,90 @@ def test_the_migrations_chain_the_history_written_before_them(ledger, played):
     refused = pytest.raises(IntegrityError, match="ledger entries are append-only")
     with refused, transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(f"UPDATE {LedgerEntry._meta.db_table} SET reason = 'x'")
+
+
+def rewrite_from(user, index: int, amount_added: int) -> None:
+    """What a thorough superuser does: change a line's amount, then make every hash after it
+    again, and the wallet's head, as the site would have."""
+    lines = lines_of(user)
+    prev = lines[index - 1]
+    prev_id, prev_hash = prev.pk, prev.chain_hash
+    for number, line in enumerate(lines[index:]):
+        content = ledger_content({name: getattr(line, name) for name in LEDGER_FIELDS})
+        if number == 0:
+            content["amount"] += amount_added
+        new_hash = chain_hash(content, prev_id=prev_id, prev_hash=prev_hash)
+        as_superuser(
+            f"UPDATE {LedgerEntry._meta.db_table} SET amount = %s, chain_hash = %s WHERE id = %s",
+            [content["amount"], new_hash, line.pk],
+        )
+        prev_id, prev_hash = line.pk, new_hash
+    Wallet.objects.filter(user=user).update(ledger_chain_hash=prev_hash)
+
+
+def test_heads_kept_away_from_the_database_are_found_again_after_more_play(
+    ledger, played, clock, tmp_path
+):
+    alice, _ = ledger
+    table, users = played
+    heads = tmp_path / "heads.txt"
+    ok, out = verify_chain("--write-heads", str(heads))
+    assert ok, out
+    kept = heads.read_text().splitlines()
+    assert kept[0].startswith("# verify_chain heads, ")
+    last_line = lines_of(alice)[-1]
+    assert f"wallet {alice.pk} {last_line.pk} {last_line.chain_hash}" in kept
+    # A table's last hand may still be shown: the hand before it is kept.
+    settled = HandRecord.objects.get(pk=table.hand_chain_last_id).chain_prev_id
+    assert any(line.startswith(f"table {table.pk} {settled} ") for line in kept)
+    # More play: new lines, a new hand.
+    wallet_adjust(user=alice, amount=5, kind=LedgerKind.ADMIN_ADJUSTMENT, reason="later")
+    clock.advance(31)
+    play_out(table, users, choose=lambda legal: "fold" if "fold" in legal.actions else "check")
+    ok, out = verify_chain("--check-heads", str(heads))
+    assert ok, out
+    assert out.strip().endswith(f"; {len(kept) - 1} kept heads found again")
+
+
+def test_a_history_rewritten_with_every_hash_made_again_is_caught_by_the_kept_heads(
+    ledger, tmp_path
+):
+    """The chain alone cannot tell a rewrite that made every later hash and the head again; a
+    head kept where the database's superusers cannot write can."""
+    alice, _ = ledger
+    heads = tmp_path / "heads.txt"
+    assert verify_chain("--write-heads", str(heads))[0]
+    rewrite_from(alice, 2, 1000)
+    assert verify_chain()[0]  # consistent again: no chain can see it alone
+    ok, out = verify_chain("--check-heads", str(heads))
+    assert not ok
+    last = lines_of(alice)[-1]
+    assert (
+        f"BROKEN accounts.LedgerEntry #{last.pk} in the ledger chain of user #{alice.pk}: rewritten: "
+        f"the heads kept name it with hash "
+    ) in out
+
+
+def test_heads_are_not_written_when_a_chain_is_broken(ledger, tmp_path):
+    alice, _ = ledger
+    as_superuser(f"DELETE FROM {LedgerEntry._meta.db_table} WHERE id = %s", [lines_of(alice)[1].pk])
+    heads = tmp_path / "heads.txt"
+    ok, out = verify_chain("--write-heads", str(heads))
+    assert not ok and "history NOT OK" in out
+    assert not heads.exists()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "wallet 1 2\n",
+        "purse 1 2 " + "a" * 64 + "\n",
+        "wallet x 2 " + "a" * 64,
+        "table 1 2 " + "g" * 64,
+    ],
+)
+def test_a_heads_file_of_another_shape_is_refused_with_its_line(ledger, tmp_path, text):
+    heads = tmp_path / "heads.txt"
+    heads.write_text("# kept\n" + text)
+    with pytest.raises(CommandError, match="line 2 is not"):
+        call_command("verify_chain", "--check-heads", str(heads), stdout=io.StringIO())
