@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 # The hash a chain starts from: its first row is chained to nothing.
 GENESIS = ""
@@ -22,7 +23,7 @@ def chain_time(moment: datetime | None) -> str | None:
     (2026-12-04T18:10:22.123456Z)."""
     if moment is None:
         return None
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return moment.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def canonical(content: dict[str, Any]) -> bytes:
@@ -182,3 +183,28 @@ def _headless(owner: int, chain: Iterator[Link]) -> ChainResult:
         pass
     broken = Break(first.id, "inserted: nothing owns its chain")
     return ChainResult(owner, 0, broken, Head(0, None, GENESIS))
+
+
+def chain_columns_write(
+    connection: BaseDatabaseWrapper, db_table: str, rows: list[tuple[int, int | None, str]]
+) -> None:
+    """Write (id, chain_prev_id, chain_hash) of many rows in one UPDATE, for the migrations that
+    chain the rows written before the chains (Django's bulk_update writes a CASE per column,
+    whose cost grows with the square of the batch: 157 s for 300,000 ledger lines)."""
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    if connection.vendor != "postgresql":  # SQLite (local development) names no VALUES columns
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                f"UPDATE {quote(db_table)} SET chain_prev_id = %s, chain_hash = %s WHERE id = %s",
+                [(prev_id, row_hash, row_id) for row_id, prev_id, row_hash in rows],
+            )
+        return
+    values = ", ".join(["(%s, CAST(%s AS bigint), %s)"] * len(rows))
+    sql = (
+        f"UPDATE {quote(db_table)} SET chain_prev_id = v.prev_id, chain_hash = v.hash"
+        f" FROM (VALUES {values}) AS v(id, prev_id, hash) WHERE {quote(db_table)}.id = v.id"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [value for row in rows for value in row])

@@ -6,7 +6,7 @@ from itertools import batched
 
 from django.db import migrations, models
 
-from casino.chain import GENESIS, chain_hash
+from casino.chain import GENESIS, chain_columns_write, chain_hash
 from holdem.hand_chain import ACTION_FIELDS, HAND_FIELDS, hand_content
 
 BATCH = 500
@@ -23,15 +23,16 @@ def chain_finished_hands(apps, schema_editor):
         rows = HandAction.objects.filter(hand_id__in=list(actions)).order_by("hand_id", "index")
         for row in rows.values("hand_id", *ACTION_FIELDS):
             actions[row["hand_id"]].append(row)
+        changed = []
         for hand in chunk:
             length, last_id, last_hash = heads.get(hand.table_id, (0, None, GENESIS))
             content = hand_content(
                 {name: getattr(hand, name) for name in HAND_FIELDS}, actions[hand.pk]
             )
-            hand.chain_prev_id = last_id
-            hand.chain_hash = chain_hash(content, prev_id=last_id, prev_hash=last_hash)
-            heads[hand.table_id] = (length + 1, hand.pk, hand.chain_hash)
-        HandRecord.objects.bulk_update(chunk, ["chain_prev_id", "chain_hash"])
+            hand_hash = chain_hash(content, prev_id=last_id, prev_hash=last_hash)
+            heads[hand.table_id] = (length + 1, hand.pk, hand_hash)
+            changed.append((hand.pk, last_id, hand_hash))
+        chain_columns_write(schema_editor.connection, HandRecord._meta.db_table, changed)
     tables = []
     for table in Table.objects.filter(pk__in=list(heads)).only("id").iterator():
         table.hand_chain_length, table.hand_chain_last_id, table.hand_chain_hash = heads[table.pk]

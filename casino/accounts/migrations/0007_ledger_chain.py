@@ -6,7 +6,7 @@ import django.utils.timezone
 from django.db import migrations, models
 
 from casino.accounts.ledger_chain import LEDGER_FIELDS, ledger_content
-from casino.chain import GENESIS, chain_hash
+from casino.chain import GENESIS, chain_columns_write, chain_hash
 
 BATCH = 2000
 
@@ -19,23 +19,19 @@ def chain_existing_lines(apps, schema_editor):
     trigger = schema_editor.quote_name(f"{LedgerEntry._meta.db_table}_append_only")
     if postgres:
         schema_editor.execute(f"ALTER TABLE {table} DISABLE TRIGGER {trigger}", params=None)
-    heads = {}  # user id -> [length, last id, hash]
+    heads = {}  # user id -> (length, last id, hash)
     changed = []
     lines = LedgerEntry.objects.order_by("user_id", "id")
     for line in lines.iterator(chunk_size=BATCH):
         length, last_id, last_hash = heads.get(line.user_id, (0, None, GENESIS))
-        line.chain_prev_id = last_id
-        line.chain_hash = chain_hash(
-            ledger_content({name: getattr(line, name) for name in LEDGER_FIELDS}),
-            prev_id=last_id,
-            prev_hash=last_hash,
-        )
-        heads[line.user_id] = (length + 1, line.pk, line.chain_hash)
-        changed.append(line)
+        content = ledger_content({name: getattr(line, name) for name in LEDGER_FIELDS})
+        line_hash = chain_hash(content, prev_id=last_id, prev_hash=last_hash)
+        heads[line.user_id] = (length + 1, line.pk, line_hash)
+        changed.append((line.pk, last_id, line_hash))
         if len(changed) == BATCH:
-            LedgerEntry.objects.bulk_update(changed, ["chain_prev_id", "chain_hash"])
+            chain_columns_write(schema_editor.connection, LedgerEntry._meta.db_table, changed)
             changed = []
-    LedgerEntry.objects.bulk_update(changed, ["chain_prev_id", "chain_hash"], batch_size=BATCH)
+    chain_columns_write(schema_editor.connection, LedgerEntry._meta.db_table, changed)
     if postgres:
         schema_editor.execute(f"ALTER TABLE {table} ENABLE TRIGGER {trigger}", params=None)
     wallets = []
@@ -46,7 +42,7 @@ def chain_existing_lines(apps, schema_editor):
         wallet.ledger_chain_hash = last_hash
         wallets.append(wallet)
     fields = ["ledger_chain_length", "ledger_chain_last_id", "ledger_chain_hash"]
-    Wallet.objects.bulk_update(wallets, fields, batch_size=BATCH)
+    Wallet.objects.bulk_update(wallets, fields, batch_size=500)
 
 
 class Migration(migrations.Migration):
