@@ -95,8 +95,16 @@ class LedgerEntry(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)
     # The wallet's ledger chain (casino/accounts/ledger_chain.py): the line before this one in
     # the same wallet (None for the first), and the hash of this line's content with that link.
-    chain_prev_id = models.BigIntegerField(null=True, blank=True, editable=False)
-    chain_hash = models.CharField(max_length=64, default="", editable=False)
+    chain_prev_id = models.BigIntegerField(
+        "previous line in the wallet", null=True, blank=True, editable=False
+    )
+    chain_hash = models.CharField(
+        "chain hash",
+        max_length=64,
+        default="",
+        editable=False,
+        help_text="SHA-256 of this line and the previous one's hash (manage.py verify_chain).",
+    )
 
     objects = LedgerEntryQuerySet.as_manager()
 

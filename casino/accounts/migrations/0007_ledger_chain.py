@@ -54,12 +54,20 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='ledgerentry',
             name='chain_hash',
-            field=models.CharField(default='', editable=False, max_length=64),
+            field=models.CharField(
+                default='',
+                editable=False,
+                help_text="SHA-256 of this line and the previous one's hash (manage.py verify_chain).",
+                max_length=64,
+                verbose_name='chain hash',
+            ),
         ),
         migrations.AddField(
             model_name='ledgerentry',
             name='chain_prev_id',
-            field=models.BigIntegerField(blank=True, editable=False, null=True),
+            field=models.BigIntegerField(
+                blank=True, editable=False, null=True, verbose_name='previous line in the wallet'
+            ),
         ),
         migrations.AddField(
             model_name='wallet',
