@@ -4,6 +4,7 @@ recompute, and the walk that names the first row altered, inserted or removed.""
 import hashlib
 import json
 from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
 
 from casino.chain import (
     GENESIS,
@@ -144,3 +145,22 @@ def test_many_chains_are_walked_in_one_pass_and_rows_without_an_owner_are_named(
         (3, 1, None),
         (4, 0, Break(12, "inserted: nothing owns its chain")),
     ]
+
+
+def test_the_worked_example_of_docs_fairness_is_what_the_site_computes():
+    line = {
+        "user_id": 12,
+        "amount": 10000,
+        "balance_after": 10000,
+        "kind": "grant",
+        "reason": "Welcome grant",
+        "actor_id": None,
+        "table_id": None,
+        "idempotency_key": "grant:welcome:12",
+        "created_at": chain_time(datetime(2026, 12, 4, 18, 10, 22, 123456, tzinfo=UTC)),
+    }
+    text = canonical({**line, "prev_id": None, "prev_hash": ""}).decode()
+    stored = chain_hash(line, prev_id=None, prev_hash=GENESIS)
+    page = (Path(__file__).parents[2] / "docs" / "fairness.md").read_text()
+    assert f"\n{text}\n" in page
+    assert f"hashes to `{stored}`" in page
