@@ -79,8 +79,8 @@ def chain_walk(links: Iterable[Link], head: Head) -> tuple[int, Break | None]:
     Each row must name the row before it (`prev_id`) and hash, with that row's hash, to what it
     stored; the last row must be the one the head names, with the head's hash and count.
     """
-    prev: Link | None = None  # the last row that held, and the hash of the one before it
-    before_prev_hash = GENESIS
+    prev: Link | None = None  # the last row that held
+    before_prev_hash = GENESIS  # the hash of the row before that one
     count = 0
     after_head: int | None = None  # a row that follows the one the head says is the last
     for link in links:
