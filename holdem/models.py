@@ -89,6 +89,11 @@ class Table(RoomOptions):
     # by holdem/services/waiting.py under the table lock so the table's view shows them held
     # without a query per event.
     held_seats = models.JSONField(default=dict, blank=True, editable=False)
+    # The head of the table's chain of finished hands (holdem/hand_chain.py), written
+    # with the end of each hand: how many, the last one's id and hash.
+    hand_chain_length = models.PositiveIntegerField(default=0, editable=False)
+    hand_chain_last_id = models.BigIntegerField(null=True, blank=True, editable=False)
+    hand_chain_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -285,6 +290,11 @@ class HandRecord(models.Model):
         blank=True,
         help_text="A tournament hand's header: {id, buy_in, fee, level} (level counts from 1).",
     )
+    # The table's chain of finished hands (holdem/hand_chain.py): the hand that ended
+    # before this one at its table (None for the first), and the hash of this hand's content, its
+    # actions included, with that link. Empty until the hand ends.
+    chain_prev_id = models.BigIntegerField(null=True, blank=True, editable=False)
+    chain_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["-id"]

@@ -20,6 +20,7 @@ LAYERS = {
     "casino.settings": "config",
     "casino.accounts": "accounts",
     "casino.append_only": "infra",
+    "casino.chain": "infra",
     "casino.logging": "infra",
     "casino.origin": "infra",
     "casino.handshake": "infra",
@@ -37,6 +38,7 @@ LAYERS = {
     "holdem.realtime.broadcast": "tables-data",
     "holdem.realtime.delta": "tables-data",
     "holdem.preactions": "tables-data",
+    "holdem.hand_chain": "tables-data",
     "holdem.migrations": "tables-data",
     "holdem.selectors": "tables-read",  # every module of the package: the reads
     "holdem.history": "tables-read",

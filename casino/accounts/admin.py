@@ -154,7 +154,7 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
         "actor",
         "table_id",
     )
-    fields = readonly_fields = (*list_display, "idempotency_key")
+    fields = readonly_fields = (*list_display, "idempotency_key", "chain_prev_id", "chain_hash")
     list_filter = ("kind",)
     search_fields = ("user__username", "reason", "idempotency_key")
     date_hierarchy = "created_at"

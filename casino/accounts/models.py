@@ -3,9 +3,12 @@
 Balances change only through casino.accounts.services.wallet_adjust (style.md 9).
 """
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 
 
 class CardBack(models.TextChoices):
@@ -31,6 +34,11 @@ class Wallet(models.Model):
     )
     balance = models.BigIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
+    # The head of the wallet's ledger chain (casino/accounts/ledger_chain.py), written with the
+    # balance: how many lines, the last one's id and hash. A line removed at the end shows here.
+    ledger_chain_length = models.PositiveBigIntegerField(default=0, editable=False)
+    ledger_chain_last_id = models.BigIntegerField(null=True, blank=True, editable=False)
+    ledger_chain_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         constraints = [
@@ -83,7 +91,20 @@ class LedgerEntry(models.Model):
     )
     table_id = models.BigIntegerField(null=True, blank=True)
     idempotency_key = models.CharField(max_length=100, unique=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # Set before the INSERT (not auto_now_add, which sets it during): the chain hash covers it.
+    created_at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)
+    # The wallet's ledger chain (casino/accounts/ledger_chain.py): the line before this one in
+    # the same wallet (None for the first), and the hash of this line's content with that link.
+    chain_prev_id = models.BigIntegerField(
+        "previous line in the wallet", null=True, blank=True, editable=False
+    )
+    chain_hash = models.CharField(
+        "chain hash",
+        max_length=64,
+        default="",
+        editable=False,
+        help_text="SHA-256 of this line and the previous one's hash (manage.py verify_chain).",
+    )
 
     objects = LedgerEntryQuerySet.as_manager()
 
@@ -100,7 +121,7 @@ class LedgerEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.user_id} {self.amount:+,} ({self.kind})"
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         # Append-only: an entry, once written, is history.
         if self.pk is not None:
             raise TypeError("ledger entries are append-only")

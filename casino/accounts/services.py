@@ -6,7 +6,9 @@ from collections.abc import Iterable
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.dispatch import Signal
+from django.utils import timezone
 
+from casino.accounts.ledger_chain import LEDGER_HEAD_FIELDS, ledger_link
 from casino.accounts.models import CardBack, LedgerEntry, LedgerKind, User, Wallet
 from casino.errors import DomainError
 
@@ -76,21 +78,26 @@ def wallet_adjust(
                 f"{user.username} has {wallet.balance:,} chips; removing {-amount:,} would leave a negative balance",
             )
         wallet.balance = new_balance
-        wallet.save(update_fields=["balance", "updated_at"])
+        entry = LedgerEntry(
+            user=user,
+            amount=amount,
+            balance_after=new_balance,
+            kind=kind,
+            reason=reason[:255],
+            actor=actor,
+            table_id=table_id,
+            idempotency_key=key,
+            created_at=timezone.now(),
+        )
+        ledger_link(wallet, entry)  # its hash, chained to the wallet's last line
         try:
             with transaction.atomic(savepoint=not fresh):
-                entry = LedgerEntry.objects.create(
-                    user=user,
-                    amount=amount,
-                    balance_after=new_balance,
-                    kind=kind,
-                    reason=reason[:255],
-                    actor=actor,
-                    table_id=table_id,
-                    idempotency_key=key,
-                )
+                entry.save(force_insert=True)
         except IntegrityError as error:
             raise DomainError("duplicate", "this movement was already recorded") from error
+        # The balance and the chain's head in one UPDATE, once the line has its id.
+        wallet.ledger_chain_last_id = entry.pk
+        wallet.save(update_fields=["balance", "updated_at", *LEDGER_HEAD_FIELDS])
         wallet_changed.send(sender=None, user_id=user.pk, balance=new_balance, version=entry.pk)
         return entry
 

@@ -25,7 +25,7 @@ from holdem.engine.hand import Step
 from holdem.engine.view import result_view
 from holdem.models import Disconnect, HandAction, HandRecord, ProtectionUse, Seat
 from holdem.rules_words import IDLE_TIMEOUTS, PROTECTION_WINDOW, PROTECTIONS_PER_DAY
-from holdem.services.hand_end import hand_finish
+from holdem.services.hand_end import hand_finish, hand_reseal
 from holdem.services.notify import TableChange, notify_player, notify_table, table_change_publish
 from holdem.services.time_bank import bank_opens, bank_spent
 
@@ -255,8 +255,9 @@ def _last_hand_choice(
             new_state, events = choose(state, mine[0]["seat"])
         except engine.IllegalAction as refused:
             raise DomainError(refused.code, refused.message) from refused
-        _record_choices(table, record, new_state)
-        notify_table(table, TableChange(kind, {"seat": mine[0]["seat"]}, engine_events=events))
+        saved = _record_choices(table, record, new_state)
+        change = TableChange(kind, {"seat": mine[0]["seat"]}, engine_events=events)
+        rows.save_fields(table, [*table_change_publish(table, change), *saved])
 
 
 def hand_muck_undecided(table: LockedTable, now: datetime) -> bool:
@@ -273,21 +274,27 @@ def hand_muck_undecided(table: LockedTable, now: datetime) -> bool:
     if state.result is None or not state.result.undecided:
         return False
     new_state, events = engine.muck_hand(state)
-    _record_choices(table, record, new_state)
-    mucked = {"seats": list(state.result.undecided)}
-    notify_table(table, TableChange("hand_mucked", mucked, engine_events=events))
+    saved = _record_choices(table, record, new_state)
+    mucked = TableChange(
+        "hand_mucked", {"seats": list(state.result.undecided)}, engine_events=events
+    )
+    rows.save_fields(table, [*table_change_publish(table, mucked), *saved])
     return True
 
 
-def _record_choices(table: LockedTable, record: HandRecord, state: engine.HandState) -> None:
+def _record_choices(table: LockedTable, record: HandRecord, state: engine.HandState) -> list[str]:
+    """Keep the choices in the hand's record (hashed again: it is still its table's last hand);
+    returns the table's fields changed, for the caller to save with the event."""
     assert state.result is not None, "a choice after the hand is made in a finished hand"
     record.final_state = engine.state_to_json(state)
     record.shown = {str(k): list(v) for k, v in state.result.shown.items()}
     record.result = result_view(state.result)
-    rows.save_fields(record, ["final_state", "shown", "result"])
+    rows.save_fields(record, ["final_state", "shown", "result", *hand_reseal(table, record)])
+    saved = ["hand_chain_hash"]
     if not state.result.undecided and table.show_or_muck_deadline is not None:
         table.show_or_muck_deadline = None
-        rows.save_fields(table, ["show_or_muck_deadline"])
+        saved.append("show_or_muck_deadline")
+    return saved
 
 
 def table_pre_action(

@@ -9,11 +9,14 @@ holds the table lock.
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
+from casino.chain import chain_hash
 from holdem import engine
 from holdem.db import rows
 from holdem.db.locks import LockedTable, seats_lock
 from holdem.engine.view import result_view
+from holdem.hand_chain import HEAD_FIELDS
 from holdem.models import HandRecord, Seat, TableStatus
+from holdem.selectors.hand_chain import hand_chain_hash_of, hand_record_content
 from holdem.services.countdown import countdown_after_hand
 from holdem.services.game_kinds import game_kind_of
 from holdem.services.notify import TableChange, notify_table, table_change_publish
@@ -33,6 +36,7 @@ END_FIELDS = (
     "turn_token",
     "turn_bank_from",
     "show_or_muck_deadline",
+    *HEAD_FIELDS,
 )
 
 
@@ -49,7 +53,7 @@ def hand_finish(
         seats[number].stack = stack
         seats[number].in_hand = False
     rows.save_many([seats[n] for n in result.final_stacks], ["stack", "in_hand"])
-    rows.save_fields(record, record_result(record, state, now))
+    rows.save_fields(record, [*record_result(record, state, now), *hand_seal(table, record)])
     table.rake_collected += result.rake
     table.hand_state = ""
     table.hand = None
@@ -144,6 +148,36 @@ def record_result(record: HandRecord, state: engine.HandState, now: datetime) ->
         player["stack_after"] = result.final_stacks[player["seat"]]
         player["net"] = result.net[player["seat"]]
     return ["ended_at", "board", "pots", "shown", "rake", "result", "final_state", "players"]
+
+
+def hand_seal(table: LockedTable, record: HandRecord) -> list[str]:
+    """Chain the record of the hand that just ended (its content now complete) to the table's last
+    finished hand, and make it the table's head (saved with END_FIELDS); returns the record's
+    fields to save."""
+    record.chain_prev_id = table.hand_chain_last_id
+    record.chain_hash = chain_hash(
+        hand_record_content(record),
+        prev_id=table.hand_chain_last_id,
+        prev_hash=table.hand_chain_hash,
+    )
+    table.hand_chain_length += 1
+    table.hand_chain_last_id = record.pk
+    table.hand_chain_hash = record.chain_hash
+    return ["chain_prev_id", "chain_hash"]
+
+
+def hand_reseal(table: LockedTable, record: HandRecord) -> list[str]:
+    """Hash again the table's last finished hand, changed by a choice made after it (RULES.md 4:
+    Show or Muck): nothing is chained to it yet, so only it and the head change. Returns the
+    record's fields to save; the caller saves the table's `hand_chain_hash`."""
+    assert table.hand_chain_last_id == record.pk, "only the last hand of a table changes"
+    record.chain_hash = chain_hash(
+        hand_record_content(record),
+        prev_id=record.chain_prev_id,
+        prev_hash=hand_chain_hash_of(record.chain_prev_id),
+    )
+    table.hand_chain_hash = record.chain_hash
+    return ["chain_hash"]
 
 
 def _sit_out_disconnected(seats: Iterable[Seat]) -> None:

@@ -208,6 +208,11 @@ def test_chip_amounts_have_thousands_separators_in_the_admin_and_on_the_profile(
         reverse("admin:accounts_ledgerentry_change", args=[entry.pk])
     ).content.decode()
     assert '<div class="readonly">-1,500</div>' in admin_row(entry_page, "amount")[1]
+    # Its place in the wallet's hash chain, read-only (manage.py verify_chain checks it).
+    assert (
+        f'<div class="readonly">{entry.chain_hash}</div>' in admin_row(entry_page, "chain_hash")[1]
+    )
+    assert 'name="chain_hash"' not in entry_page
     # The player's own page writes them the same way.
     client.force_login(player)
     profile = client.get(reverse("profile")).content.decode()

@@ -125,6 +125,8 @@ def test_the_players_show_site_seat_numbers_and_their_stacks_before_and_after(
     assert f"2 {small} A\u2665 A\u2666 three of a kind 5,000 8,400 +3,400 5,600" in words
     assert f"3 {big} mucked 5,000 2,800 -2,200" in words
     assert "Button seat 1" in words
+    # Its place in the table's hash chain (manage.py verify_chain), to read, not to change.
+    assert f"Chain hash {record.chain_hash} (the table's first hand)" in words
 
 
 def test_the_hand_page_shows_no_stored_column_and_no_card_the_table_did_not_see(
@@ -154,6 +156,7 @@ def test_a_hand_being_played_shows_nothing_of_itself(admin_client, seated, clock
     page = hand_page(admin_client, record)
     words = text_of(page)
     assert f"Hand #{record.pk}" in words and "still being played" in words
+    assert "Chain hash" not in words  # hashed once it ends
     assert cards_in(page) == set()
     for username in (p["username"] for p in record.players):
         assert username not in words

@@ -1,5 +1,5 @@
-"""500 hands of random legal play through the services: the books balance and every stored hand
-replays through the engine to the result that was paid.
+"""500 hands of random legal play through the services: the books balance, every stored hand
+replays through the engine to the result that was paid, and the history's hash chains hold.
 
 The 500 hands are played as four runs of 125 with their own seeds (and stacks), so pytest-xdist
 can play them side by side; LONG_RUN_HANDS sets the total (make test-fast plays 100)."""
@@ -11,6 +11,7 @@ import pytest
 from holdem import engine
 from holdem.history.stored_hand import replay_record
 from holdem.models import HandRecord, Seat
+from holdem.selectors.chains import chains_audit
 from holdem.services import table_act, table_sit
 from tests.holdem.conftest import chips_everywhere, current
 
@@ -51,6 +52,8 @@ def test_500_random_hands_keep_every_chip_and_replay_exactly(run, seated, clock,
             table_act(table_id=table.pk, user=users[legal.seat], action=action, amount=amount)
         played += 1
     chips_everywhere()
+    history = chains_audit()
+    assert history.ok and history.hands == HANDS, history.summary()
     records = HandRecord.objects.filter(table=table).prefetch_related("actions")
     assert records.count() == HANDS
     for record in records:

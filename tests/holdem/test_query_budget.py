@@ -21,6 +21,8 @@ MID_HAND_ACT = 4
 # Measured when the budgets were set (6 players): 20 and 25.
 HAND_START = 20  # the clock's sweep that deals: the record, the participants, 6 seats, the state
 HAND_END = 25  # the last fold: the record, each stack back to its seat, wallets, the countdown
+# (and since the hands are chained, one more: the hand's actions, read for its hash; the record's
+# and the table's chain columns go in the UPDATEs made anyway. 9 statements when measured.)
 SIT = 14  # 20 before (and 6 savepoint statements, now 2): the wallet was read 4 times; +1: is
 # the player registered in a Sit & Go (RULES.md 8: one room at a time)?
 
