@@ -75,13 +75,17 @@ def test_a_hand_commits_to_its_deck_before_the_deal(seated, clock):
     assert view["commitment"] == record.commitment and view["hand_id"] == record.pk
 
 
-def test_the_hand_page_reveals_what_the_viewer_may_see_and_verifies(
-    seated, clock, client, tmp_path
-):
+@pytest.fixture
+def showdown(seated, clock):
+    """A heads-up hand checked and called down to the showdown: (its record, the players)."""
     table, users = seated(seats=(0, 1))
     clock.advance(31)
     play_out(table, users, choose=lambda legal: "check" if "check" in legal.actions else "call")
-    record = HandRecord.objects.get(table=table)
+    return HandRecord.objects.get(table=table), users
+
+
+def test_the_hand_page_reveals_what_the_viewer_may_see_and_verifies(showdown, client, tmp_path):
+    record, users = showdown
     client.force_login(users[0])
     page = client.get(reverse("hand_detail", args=[record.pk])).content.decode()
     assert record.commitment in page and 'id="verify-deck"' in page and "hand-fairness" in page
@@ -109,13 +113,8 @@ def test_the_hand_page_reveals_what_the_viewer_may_see_and_verifies(
     assert code == 0, out
 
 
-def test_the_verifier_names_a_tampered_card_and_a_tampered_commitment(
-    seated, clock, client, tmp_path
-):
-    table, users = seated(seats=(0, 1))
-    clock.advance(31)
-    play_out(table, users, choose=lambda legal: "check" if "check" in legal.actions else "call")
-    record = HandRecord.objects.get(table=table)
+def test_the_verifier_names_a_tampered_card_and_a_tampered_commitment(showdown, client, tmp_path):
+    record, users = showdown
     client.force_login(users[1])
     data = client.get(reverse("hand_json", args=[record.pk])).json()
     river = data["fairness"]["positions"]["board:4"]
