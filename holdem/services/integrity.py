@@ -43,9 +43,11 @@ class PairTally:
 
     together: int = 0  # hands both played
     sent: float = 0.0  # chips the source lost that the target won
-    expected: float = 0.0  # what the source's losses would have sent the target by chance
+    lost_with: float = 0.0  # chips the source lost in hands the target played
     exchanges: int = 0  # hands in which the source lost chips to the target
-    after_claim: float = 0.0  # of `sent`, lost within FREE_CHIPS_HORIZON of a free-chips claim
+    # Chips the source lost to the target within FREE_CHIPS_HORIZON of a free-chips claim of the
+    # source's, less what the target lost to the source in those hands.
+    after_claim: float = 0.0
     faced: int = 0  # the target's bets the source answered
     folded: int = 0  # ... by folding
     hands: set[int] = field(default_factory=set)  # the hands behind the score
@@ -82,6 +84,9 @@ class Tallies:
         self.pairs: dict[tuple[int, int], PairTally] = defaultdict(PairTally)
         self.players: dict[int, PlayerTally] = defaultdict(PlayerTally)
         self.fold_rate_all = 0.0
+        # By target: chips it won from anyone, and what its opponents lost in its hands.
+        self.received: dict[int, float] = defaultdict(float)
+        self.exposure: dict[int, float] = defaultdict(float)
 
 
 def _claims_by_user(since: datetime) -> dict[int, list[tuple[datetime, int]]]:
@@ -94,6 +99,14 @@ def _claims_by_user(since: datetime) -> dict[int, list[tuple[datetime, int]]]:
     for user_id, at, amount in rows:
         claims[user_id].append((at, amount))
     return claims
+
+
+def _after_claim(claims: list[datetime] | None, at: datetime) -> bool:
+    """Whether `at` falls within FREE_CHIPS_HORIZON after one of these (sorted) claims."""
+    if not claims:
+        return False
+    last = bisect_right(claims, at) - 1
+    return last >= 0 and at - claims[last] <= FREE_CHIPS_HORIZON
 
 
 def _tally_chips(tallies: Tallies, hands: list[dict], claims, window_start: datetime) -> None:
@@ -112,26 +125,28 @@ def _tally_chips(tallies: Tallies, hands: list[dict], claims, window_start: date
         won = sum(n for n in nets.values() if n > 0)
         if won <= 0 or len(ids) < 2:
             continue
+        claimed = {uid for uid in ids if _after_claim(claim_times.get(uid), hand["ended_at"])}
         for loser, net in nets.items():
             if net >= 0:
                 continue
             loss = -net
             tallies.players[loser].lost += loss
-            times = claim_times.get(loser, [])
-            last = bisect_right(times, hand["ended_at"]) - 1
-            after_claim = last >= 0 and hand["ended_at"] - times[last] <= FREE_CHIPS_HORIZON
             for other in ids:
                 if other == loser:
                     continue
                 pair = tallies.pairs[loser, other]
-                pair.expected += loss / (len(ids) - 1)
+                pair.lost_with += loss
+                tallies.exposure[other] += loss
                 if nets[other] > 0:
                     share = loss * nets[other] / won
                     pair.sent += share
                     pair.exchanges += 1
-                    if after_claim:
-                        pair.after_claim += share
+                    tallies.received[other] += share
                     pair.hands.add(hand["id"])
+                    if loser in claimed:
+                        pair.after_claim += share
+                    if other in claimed:
+                        tallies.pairs[other, loser].after_claim -= share
 
 
 def _tally_actions(tallies: Tallies, hands: list[dict]) -> None:
@@ -192,12 +207,18 @@ def pair_signals(
     back = tallies.pairs.get((target, source)) or PairTally()
     me = tallies.players.get(source) or PlayerTally()
     flow = 0.0
-    if me.lost > 0 and pair.sent > back.sent:
-        one_sided = (pair.sent - back.sent) / (pair.sent + back.sent)
-        chance = pair.expected / me.lost
-        # Heads-up every lost chip goes to the one opponent: only the one-sidedness tells.
-        share = (pair.sent / me.lost - chance) / (1 - chance) if chance < 1 else one_sided
-        flow = (one_sided + _clamp(share)) / 2 * min(1.0, pair.exchanges / FLOW_SAMPLE)
+    if pair.lost_with > 0 and pair.sent > back.sent:
+        # The share of the source's losses (in hands the target played) that the target won,
+        # against the share the target won of everyone else's losses: a strong player takes a
+        # big share from all, a partner takes far more from the one who dumps.
+        others_lost = tallies.exposure[target] - pair.lost_with
+        if others_lost > 0:
+            share = pair.sent / pair.lost_with
+            usual = (tallies.received[target] - pair.sent) / others_lost
+            excess = (share - usual) / (1 - usual) if usual < 1 else 0.0
+        else:  # the target played nobody else: how one-sided the chips went
+            excess = (pair.sent - back.sent) / (pair.sent + back.sent)
+        flow = _clamp(excess) * min(1.0, pair.exchanges / FLOW_SAMPLE)
     folds = 0.0
     if pair.faced:
         others_faced = me.faced - pair.faced
@@ -206,7 +227,9 @@ def pair_signals(
             if others_faced >= FOLD_SAMPLE
             else tallies.fold_rate_all
         )
-        folds = _clamp(pair.folded / pair.faced - usual) * min(1.0, pair.faced / FOLD_SAMPLE)
+        # Of the folds the source's usual rate leaves room for, the share it made to the target.
+        excess = (pair.folded / pair.faced - usual) / (1 - usual) if usual < 1 else 0.0
+        folds = _clamp(excess) * min(1.0, pair.faced / FOLD_SAMPLE)
     free_chips = _clamp(pair.after_claim / me.claimed) if me.claimed else 0.0
     timing = max(regularity.get(source, 0.0), regularity.get(target, 0.0))
     return Signals(
