@@ -66,9 +66,7 @@ def random_move(state, legal, rng):
     return action, None
 
 
-def test_a_dumping_pair_tops_the_queue_and_random_pairs_score_low(
-    room, make_player, clock
-):
+def test_a_dumping_pair_tops_the_queue_and_random_pairs_score_low(room, make_player, clock):
     rng = random.Random(2029)
     table = room("nl50", name="integrity bots")
     users = {seat: make_player(f"bot{seat}") for seat in (DUMPER, PARTNER, *RANDOM_SEATS)}
