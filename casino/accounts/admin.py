@@ -43,6 +43,11 @@ def adjustment_errors(error: DomainError, form) -> list[tuple[str | None, str]]:
     return [(ADJUSTMENT_ERROR_FIELDS.get(error.code), error.message)]
 
 
+def _posted(request):
+    """The data of a POST, even an empty one (a confirmation has no fields to fill)."""
+    return request.POST if request.method == "POST" else None
+
+
 # The chip movement's refusals about one field of its form (the others are about the whole).
 MOVE_ERROR_FIELDS = {
     "bad_amount": "amount",
@@ -159,7 +164,7 @@ class UserAdmin(BaseUserAdmin):
             explanation="A frozen account keeps its chips but may not sit, register in a Sit & Go "
             "or claim free chips, and its open tables and lobby close now. The player reads that "
             "the account is frozen, not your reason.",
-            form=FreezeForm(request.POST or None),
+            form=FreezeForm(_posted(request)),
             act=act,
         )
 
@@ -173,7 +178,7 @@ class UserAdmin(BaseUserAdmin):
             user_id,
             title="Unfreeze",
             explanation="The account may play again.",
-            form=forms.Form(request.POST or None),
+            form=forms.Form(_posted(request)),
             act=act,
         )
 
@@ -189,7 +194,7 @@ class UserAdmin(BaseUserAdmin):
             title="Put back on the leaderboard" if shown else "Drop from the leaderboard",
             explanation="The leaderboard leaves out accounts dropped from it; their hands and "
             "chips are untouched.",
-            form=forms.Form(request.POST or None),
+            form=forms.Form(_posted(request)),
             act=act,
         )
 

@@ -50,6 +50,7 @@ class FreezeForm(forms.Form):
     reason = forms.CharField(
         max_length=255,
         help_text="Required, for the staff: the player reads only that the account is frozen.",
+        error_messages={"required": "A reason is required."},
     )
 
     def clean_reason(self):
@@ -68,7 +69,11 @@ class ChipMoveForm(forms.Form):
         help_text="Whole chips, taken from the first wallet and given to the second.",
         error_messages={"invalid": "Enter a whole number of chips."},
     )
-    reason = forms.CharField(max_length=255, help_text="Required: why the chips move back.")
+    reason = forms.CharField(
+        max_length=255,
+        help_text="Required: why the chips move back.",
+        error_messages={"required": "A reason is required."},
+    )
     # Made when the form is shown: posting the same form twice moves the chips once.
     key = forms.CharField(max_length=40, widget=forms.HiddenInput)
 
