@@ -10,6 +10,7 @@ from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -72,7 +73,7 @@ class Signals:
 
     @property
     def total(self) -> float:
-        return sum(WEIGHTS[name] * getattr(self, name) for name in WEIGHTS)
+        return float(sum(WEIGHTS[name] * getattr(self, name) for name in WEIGHTS))
 
 
 def _clamp(value: float) -> float:
@@ -109,7 +110,12 @@ def _after_claim(claims: list[datetime] | None, at: datetime) -> bool:
     return last >= 0 and at - claims[last] <= FREE_CHIPS_HORIZON
 
 
-def _tally_chips(tallies: Tallies, hands: list[dict], claims, window_start: datetime) -> None:
+def _tally_chips(
+    tallies: Tallies,
+    hands: list[dict[str, Any]],
+    claims: dict[int, list[tuple[datetime, int]]],
+    window_start: datetime,
+) -> None:
     """Who lost chips to whom, hand by hand: a loser's loss is shared among the winners in
     proportion to what each won (the rake makes the winners' sum a little smaller)."""
     claim_times = {uid: [at for at, _ in rows] for uid, rows in claims.items()}
@@ -149,7 +155,7 @@ def _tally_chips(tallies: Tallies, hands: list[dict], claims, window_start: date
                         tallies.pairs[other, loser].after_claim -= share
 
 
-def _tally_actions(tallies: Tallies, hands: list[dict]) -> None:
+def _tally_actions(tallies: Tallies, hands: list[dict[str, Any]]) -> None:
     """Who folded to whose bets, and how long each player took to answer (player actions only:
     a pre-action, a timeout or a disconnection is not a decision timed by a person)."""
     if not hands:
@@ -252,7 +258,7 @@ def integrity_pairs_score(*, now: datetime | None = None) -> int:
         .order_by("-id")
         .values("id", "players", "started_at", "ended_at")[:MAX_HANDS]
     )
-    hands = sorted(newest, key=lambda hand: hand["id"])
+    hands = cast(list[dict[str, Any]], sorted(newest, key=lambda hand: hand["id"]))
     tallies = Tallies()
     _tally_chips(tallies, hands, _claims_by_user(since - FREE_CHIPS_HORIZON), since)
     _tally_actions(tallies, hands)
