@@ -151,6 +151,15 @@ class TrackedConsumer(AsyncWebsocketConsumer):
             return True
         return False
 
+    async def frozen_revoked(self) -> bool:
+        """A frozen account (docs/integrity.md) opening a socket is told so and closed, as the
+        freeze closed the sockets it had open; whether it is frozen comes with the user row the
+        handshake read."""
+        if getattr(self.user, "frozen_at", None) is None:
+            return False
+        await self.revoke(CloseCode.SIGNED_OUT, FROZEN_MESSAGE)
+        return True
+
     async def revoke(self, code: int, message: str) -> None:
         """Refuse every later frame, say why, and close."""
         if self.revoked:
@@ -233,6 +242,8 @@ class SnapshotConsumer(TrackedConsumer):
             return
         # Subscribed before the snapshot: a change committed in between comes as a frame.
         await self.open_tracked(self.snapshot_groups())
+        if await self.frozen_revoked():
+            return
         await self.send_snapshot()
         self.start_beating()
 

@@ -130,6 +130,29 @@ def test_freezing_an_account_closes_its_sockets_saying_so_and_no_one_elses(table
     async_to_sync(scenario)()
 
 
+def test_a_frozen_account_opening_a_socket_is_told_so_and_closed(table_room, make_player):
+    table = table_room()
+    alice, staffer = make_player("alice"), make_player("staffer")
+    account_freeze(user=alice, reason="collusion", actor=staffer)
+
+    async def scenario():
+        for path in (f"/ws/table/{table.pk}/", "/ws/lobby/"):
+            sock = await open_socket(path, user=alice)
+            code, frames = await closed_with(sock)
+            assert code == CloseCode.SIGNED_OUT
+            assert [f["text"] for f in frames if "frozen" in f["text"]], frames
+            assert not any('"snapshot"' in f["text"] for f in frames)
+        # Counted as gone once closed (the count is written just after the close is sent).
+        counted = database_sync_to_async(Connection.objects.filter(user=alice).exists)
+        for _ in range(100):
+            if not await counted():
+                break
+            await asyncio.sleep(0.02)
+        assert not await counted()
+
+    async_to_sync(scenario)()
+
+
 def test_a_seventh_socket_is_fine_but_the_oldest_beyond_five_is_closed(table_room, make_player):
     table = table_room()
     alice, bob = make_player("alice"), make_player("bob")
