@@ -58,19 +58,43 @@ def frozen_refusal(*, user) -> DomainError | None:
     return None
 
 
+def seat_refusal(*, user, seated_ids: Iterable[int], separate_linked: bool) -> DomainError | None:
+    """Why this account may not sit down among `seated_ids`, in one query: it is frozen, or
+    (`separate_linked`: the room's option) it is linked to one of them. Asked under the wallet
+    lock, as frozen_refusal is."""
+    others = set(seated_ids) - {user.pk}
+    row = User.objects.filter(pk=user.pk)
+    if separate_linked and others:
+        row = row.annotate(linked=Exists(_sharing_with(user.pk).filter(user_id__in=others)))
+        frozen_at, linked = row.values_list("frozen_at", "linked").get()
+    else:
+        frozen_at, linked = row.values_list("frozen_at", flat=True).get(), False
+    if frozen_at is not None:
+        return DomainError("account_frozen", FROZEN_MESSAGE)
+    if linked:
+        # RULES.md 2: which account, and why they are linked, is for the staff to see.
+        return DomainError(
+            "linked_account",
+            "an account linked to yours (same sign-up address or same browser) already sits at "
+            "this table",
+        )
+    return None
+
+
+def _sharing_with(user_id: int):
+    """Traces of any account that equal one of `user_id`'s."""
+    mine = AccountTrace.objects.filter(
+        user_id=user_id, kind=OuterRef("kind"), value_hash=OuterRef("value_hash")
+    )
+    return AccountTrace.objects.filter(Exists(mine))
+
+
 def linked_user_ids(*, user_id: int, among: Iterable[int]) -> set[int]:
     """Those of `among` that share a sign-up address or a device cookie with `user_id`."""
     others = set(among) - {user_id}
     if not others:
         return set()
-    mine = AccountTrace.objects.filter(
-        user_id=user_id, kind=OuterRef("kind"), value_hash=OuterRef("value_hash")
-    )
-    return set(
-        AccountTrace.objects.filter(user_id__in=others)
-        .filter(Exists(mine))
-        .values_list("user_id", flat=True)
-    )
+    return set(_sharing_with(user_id).filter(user_id__in=others).values_list("user_id", flat=True))
 
 
 def linked_pairs(*, user_ids: Iterable[int]) -> dict[tuple[int, int], set[str]]:

@@ -21,8 +21,9 @@ MID_HAND_ACT = 4
 # Measured when the budgets were set (6 players): 20 and 25.
 HAND_START = 20  # the clock's sweep that deals: the record, the participants, 6 seats, the state
 HAND_END = 25  # the last fold: the record, each stack back to its seat, wallets, the countdown
-SIT = 14  # 20 before (and 6 savepoint statements, now 2): the wallet was read 4 times; +1: is
-# the player registered in a Sit & Go (RULES.md 8: one room at a time)?
+SIT = 15  # 20 before (and 6 savepoint statements, now 2): the wallet was read 4 times; +1: is
+# the player registered in a Sit & Go (RULES.md 8: one room at a time)? +1: is the account
+# frozen, or linked to a player seated there (RULES.md 2, docs/integrity.md)?
 
 
 def statements(captured) -> list[str]:
