@@ -1,14 +1,17 @@
 """The integrity scoring, signal by signal, on hands written as the hand services store them
 (a record with each player's net, the action log with its times): docs/integrity.md."""
 
+import asyncio
 import itertools
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from casino.accounts.models import LedgerKind, TraceKind
 from casino.accounts.services import account_trace_record, wallet_adjust
 from holdem.models import HandAction, HandRecord, PairScore
+from holdem.realtime.embedded_clock import EmbeddedClock
 from holdem.services.integrity import (
     FLOW_SAMPLE,
     TIMING_SAMPLE,
@@ -17,6 +20,7 @@ from holdem.services.integrity import (
     integrity_pairs_score,
     timing_regularity,
 )
+from holdem.tasks import score_pairs
 
 pytestmark = pytest.mark.django_db
 
@@ -236,3 +240,48 @@ def test_only_cash_hands_of_the_window_count_and_each_run_replaces_the_queue(
     assert (
         not PairScore.objects.exists()
     )  # the old hands left the window, the rest are a Sit & Go's
+
+
+def test_beat_scores_the_pairs_every_ten_minutes_and_a_missed_run_is_dropped(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["score-pairs"]
+    assert entry["task"] == score_pairs.name == "holdem.tasks.score_pairs"
+    assert entry["schedule"] == settings.CASINO_INTEGRITY_SECONDS == 600
+    assert 0 < entry["options"]["expires"] < entry["schedule"]
+
+
+def test_the_task_runs_the_scoring(hands, make_player):
+    a, b = make_player(), make_player()
+    for _ in range(30):
+        hands.play({a: -100, b: 100})
+    assert score_pairs() == 1
+    assert score_of(a, b).flow == 1.0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_embedded_clock_scores_the_pairs_once_a_period(settings, make_player, room):
+    settings.CASINO_INTEGRITY_SECONDS = 0.5
+    a, b = make_player(), make_player()
+    account_trace_record(user=a, kind=TraceKind.DEVICE, value="one-browser")
+    account_trace_record(user=b, kind=TraceKind.DEVICE, value="one-browser")
+    table = room("nl50")
+    now = timezone.now()
+    HandRecord.objects.create(
+        table=table,
+        number=1,
+        started_at=now,
+        ended_at=now,
+        button_seat=0,
+        options={},
+        players=[{"seat": 0, "user_id": a.pk, "net": 0}, {"seat": 1, "user_id": b.pk, "net": 0}],
+        deck=[],
+    )
+
+    async def run_clock_for(seconds):
+        ticking = asyncio.get_running_loop().create_task(EmbeddedClock(app=None).tick_forever())
+        await asyncio.sleep(seconds)
+        ticking.cancel()
+
+    asyncio.run(run_clock_for(0.2))
+    assert not PairScore.objects.exists()  # the first run waits a period, as beat's does
+    asyncio.run(run_clock_for(2.5))
+    assert PairScore.objects.filter(source=a, target=b, linked=1.0).exists()
