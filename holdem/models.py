@@ -599,6 +599,8 @@ class PairScore(models.Model):
 
     class Meta:
         ordering = ["-total", "pk"]
+        verbose_name = "pair score"
+        verbose_name_plural = "integrity queue (pair scores)"
         constraints = [
             models.UniqueConstraint(fields=["source", "target"], name="one_score_per_pair"),
         ]
