@@ -137,6 +137,8 @@ class UserAdmin(BaseUserAdmin):
                 )
                 form.add_error(field, error.message)
             else:
+                # The user's admin history says who did it, when, and (for a freeze) why.
+                self.log_change(request, subject, done)
                 messages.success(request, done)
                 return redirect("admin:accounts_user_change", subject.pk)
         context = {
@@ -155,7 +157,10 @@ class UserAdmin(BaseUserAdmin):
             services.account_freeze(
                 user=subject, reason=form.cleaned_data["reason"], actor=request.user
             )
-            return f"{subject.username} is frozen; their open pages were closed."
+            return (
+                f"{subject.username} is frozen ({form.cleaned_data['reason']}); their open pages "
+                "were closed."
+            )
 
         return self._integrity_page(
             request,

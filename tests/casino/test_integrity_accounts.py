@@ -3,6 +3,7 @@ that link accounts, kept only as keyed hashes; staff moving chips back through t
 freeze and the leaderboard pages of the user admin."""
 
 import pytest
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
@@ -273,6 +274,8 @@ def test_freezing_from_the_user_admin_needs_a_reason_and_shows_it_to_staff(admin
     assert admin_client.post(url, {"reason": "dumping to partner"}).status_code == 302
     dumper.refresh_from_db()
     assert dumper.frozen_reason == "dumping to partner" and dumper.frozen_by.username == "root"
+    history = LogEntry.objects.get(object_id=str(dumper.pk))
+    assert history.user.username == "root" and "dumping to partner" in history.change_message
     page = admin_client.get(reverse("admin:accounts_user_change", args=[dumper.pk]))
     html = page.content.decode()
     assert "dumping to partner" in html

@@ -11,6 +11,7 @@ from casino.accounts.models import LedgerKind
 from casino.accounts.selectors import wallet_balance
 from casino.accounts.services import wallet_adjust
 from holdem import engine
+from holdem.engine.evaluator import evaluate
 from holdem.models import HandRecord, PairScore, Seat
 from holdem.services import table_act, table_sit, wallet_refill
 from holdem.services.integrity import integrity_pairs_score
@@ -30,12 +31,25 @@ def facing_a_bet_of(state, legal, seat: int) -> bool:
     return bettor.bet == state.current_bet
 
 
+# The board's five cards in the engine's stub (burn, flop x3, burn, turn, burn, river).
+BOARD_IN_STUB = (1, 2, 3, 5, 7)
+
+
+def loses_to(state, seat: int, other: int) -> bool:
+    """Whether `seat`'s hand loses to `other`'s on the whole board, dealt or to come (the farmer
+    behind both accounts knows both hands; a dumping bot calls only when it will lose)."""
+    board = [state.stub[i] for i in BOARD_IN_STUB]
+    assert board[: len(state.board)] == list(state.board)
+    hole = {p.seat: p.hole for p in state.players}
+    return evaluate([*hole[seat], *board]) < evaluate([*hole[other], *board])
+
+
 def dumper_move(state, legal, rng):
-    """Folds to the partner's every bet, calls the partner's shoves with whatever it holds;
-    otherwise plays loosely."""
+    """Folds to the partner's every bet, calls the partner's shoves with nothing (a hand that
+    loses to the partner's); otherwise plays loosely."""
     partner = next((p for p in state.players if p.seat == PARTNER), None)
     if partner is not None and facing_a_bet_of(state, legal, PARTNER):
-        if partner.stack == 0:
+        if partner.stack == 0 and loses_to(state, DUMPER, PARTNER):
             return ("call" if "call" in legal.actions else "all_in"), None
         return "fold", None
     if "check" in legal.actions:
@@ -109,10 +123,12 @@ def test_a_dumping_pair_tops_the_queue_and_random_pairs_score_low(room, make_pla
     queue = list(PairScore.objects.select_related("source", "target"))
     top = queue[0]
     assert (top.source, top.target) == (users[DUMPER], users[PARTNER])
-    # (The deck is shuffled by the system's generator, so the figures move a little between
-    # runs: about 47 points, 0.5 flow, 0.4 folds, 0.8 free chips, 1 timing.)
-    assert top.total >= 35, vars(top)
-    assert top.flow > 0.3 and top.folds > 0.2 and top.free_chips > 0.4 and top.timing > 0.9
+    # The deck is shuffled by the system's generator, so the figures move between runs (four
+    # runs: 38 to 43 points; folds 0.66 to 0.78, free chips 0.79 to 1, timing 1). The flow,
+    # which sets the partner's take from the dumper against its take from the others, stays
+    # near 0 here: this partner, always betting, also wins most of what the random bots lose.
+    assert top.total >= 30, vars(top)
+    assert top.folds > 0.4 and top.free_chips > 0.5 and top.timing > 0.9
     assert top.net_chips > 0 and top.hands_together > 100
     # The hands behind the score are hands the two played, newest first.
     played = set(
@@ -125,7 +141,8 @@ def test_a_dumping_pair_tops_the_queue_and_random_pairs_score_low(room, make_pla
 
     randoms = {users[s].pk for s in RANDOM_SEATS}
     for score in queue[1:]:
-        # Pairs with the dumper get the points of its machine-like timing (10), no more.
-        assert score.total < top.total / 2, (score.source.username, score.target.username)
+        # Pairs with the dumper get the points of its machine-like timing (10), and a random bot
+        # losing to the always-betting partner some flow.
+        assert score.total <= top.total - 10, (score.source.username, score.target.username)
         if {score.source_id, score.target_id} <= randoms:
             assert score.total < 12, (score.source.username, score.target.username, score.total)
