@@ -581,7 +581,9 @@ class PairScore(models.Model):
         help_text="The player who received them.",
     )
     total = models.FloatField(db_index=True, help_text="0 to 100: the weighted sum of the signals.")
-    flow = models.FloatField(help_text="0 to 1: chips lost to the target beyond chance.")
+    flow = models.FloatField(
+        help_text="0 to 1: the source's losses won by the target, beyond its usual take."
+    )
     folds = models.FloatField(
         help_text="0 to 1: folds to the target's bets beyond folds to others'."
     )
