@@ -96,6 +96,9 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 EMBEDDED = not REDIS_URL
 # The in-process clock (embedded mode only; Celery beat is the clock when REDIS_URL is set).
 CASINO_CLOCK = EMBEDDED and env_bool("CASINO_CLOCK", True)
+# How often the pairs of players are scored for chip dumping (docs/integrity.md): Celery beat,
+# or the embedded clock in one-process mode.
+CASINO_INTEGRITY_SECONDS = int(os.environ.get("CASINO_INTEGRITY_SECONDS", "600"))
 # Daphne serves /static/ itself in DEBUG and embedded mode; CASINO_SERVE_STATIC=1 asks for it in
 # services mode too (bin/cluster). Behind nginx (docker compose) leave it off: nginx serves them.
 CASINO_SERVE_STATIC = env_bool("CASINO_SERVE_STATIC", False)
@@ -127,6 +130,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "casino.middleware.DeviceCookieMiddleware",  # before sign-in: it records the device
     "django_otp.middleware.OTPMiddleware",  # request.user.is_verified(): the second factor
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -269,6 +273,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "holdem.tasks.fire_due_deadlines",
         "schedule": 1.0,
         "options": {"expires": 5},
+    },
+    # The staff's chip-dumping and collusion queue (docs/integrity.md). A run missed while the
+    # workers are down is dropped: the next one reads the same window.
+    "score-pairs": {
+        "task": "holdem.tasks.score_pairs",
+        "schedule": CASINO_INTEGRITY_SECONDS,
+        "options": {"expires": CASINO_INTEGRITY_SECONDS / 2},
     },
 }
 

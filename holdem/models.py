@@ -583,3 +583,51 @@ class TournamentEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.tournament}"
+
+
+class PairScore(models.Model):
+    """How much the hands of the last weeks look as if `source` sent chips to `target` on purpose
+    (chip dumping, a farm, soft play), signal by signal: rewritten by integrity_pairs_score every
+    run, read by the staff's queue. The formula and what each number means: docs/integrity.md."""
+
+    source = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="The player whose chips (or folds) went the other's way.",
+    )
+    target = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="The player who received them.",
+    )
+    total = models.FloatField(db_index=True, help_text="0 to 100: the weighted sum of the signals.")
+    flow = models.FloatField(
+        help_text="0 to 1: the source's losses won by the target, beyond its usual take."
+    )
+    folds = models.FloatField(
+        help_text="0 to 1: folds to the target's bets beyond folds to others'."
+    )
+    free_chips = models.FloatField(
+        help_text="0 to 1: share of free chips claimed, then lost to the target."
+    )
+    linked = models.FloatField(help_text="1: the two share a sign-up address or a browser.")
+    timing = models.FloatField(help_text="0 to 1: actions timed too regularly to be human.")
+    net_chips = models.BigIntegerField(help_text="Chips that went source -> target, minus back.")
+    hands_together = models.PositiveIntegerField()
+    hand_ids = models.JSONField(
+        default=list, help_text="The hands behind the score, newest first (at most 100)."
+    )
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-total", "pk"]
+        verbose_name = "pair score"
+        verbose_name_plural = "integrity queue (pair scores)"
+        constraints = [
+            models.UniqueConstraint(fields=["source", "target"], name="one_score_per_pair"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source_id} -> {self.target_id}: {self.total:.0f}"

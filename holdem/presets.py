@@ -13,6 +13,7 @@ PRESETS: dict[str, dict] = {
         "max_buy_in": None,  # the whole balance
         "entry": "next_hand",
         "disconnect": "check_fold",
+        "separate_linked_accounts": True,
     },
     "nl50": {
         "name": "No-Limit 50/100",
@@ -27,6 +28,7 @@ PRESETS: dict[str, dict] = {
         "max_buy_in": 20_000,
         "entry": "wait_or_post",
         "disconnect": "check_fold",
+        "separate_linked_accounts": True,
     },
     "pl50": {
         "name": "Pot-Limit 50/100",
@@ -41,6 +43,7 @@ PRESETS: dict[str, dict] = {
         "max_buy_in": 10_000,
         "entry": "wait_or_post",
         "disconnect": "check_fold",
+        "separate_linked_accounts": True,
     },
     "fl20": {
         "name": "Fixed-Limit 20/40 (Pacific)",
@@ -57,6 +60,7 @@ PRESETS: dict[str, dict] = {
         "max_buy_in": None,
         "entry": "wait_or_post",
         "disconnect": "all_in_protection",
+        "separate_linked_accounts": True,
     },
 }
 

@@ -176,3 +176,12 @@ def auto_muck(o: Options) -> str:
         "revealed; without it you choose to show or muck it, and it is mucked when the time runs "
         "out. When every remaining player is all in, all hands are turned face up."
     )
+
+
+def separate_linked_accounts(o: Options) -> str | None:
+    if not o["separate_linked_accounts"]:
+        return None
+    return (
+        "Accounts that signed up from the same address or are used from the same browser may "
+        "not sit at this table together."
+    )

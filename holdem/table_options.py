@@ -314,6 +314,18 @@ class RoomOptions(models.Model):
         group="Players",
         words=Words("auto_muck", "Showing hands", rules_words.auto_muck),
     )
+    separate_linked_accounts = option(
+        models.BooleanField(
+            default=True,
+            help_text="Two accounts that signed up from one address or share a browser may not "
+            "sit at this table together.",
+        ),
+        rule=2,
+        group="Players",
+        words=Words(
+            "separate_linked_accounts", "Linked accounts", rules_words.separate_linked_accounts
+        ),
+    )
 
     class Meta:
         abstract = True

@@ -1,5 +1,9 @@
-"""Admin: users, wallets (balance read-only, adjusted only through the service) and the ledger."""
+"""Admin: users (with freezing and the leaderboard), wallets (balance read-only, adjusted or moved
+between accounts only through the services) and the ledger."""
 
+import uuid
+
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.core.exceptions import PermissionDenied
@@ -16,9 +20,10 @@ from casino.accounts.formatting import (
     chips,
     signed_chips,
 )
-from casino.accounts.forms import ChipAdjustmentForm
+from casino.accounts.forms import ChipAdjustmentForm, ChipMoveForm, FreezeForm
 from casino.accounts.models import LedgerEntry, LedgerKind, User, Wallet
 from casino.accounts.second_factor import ADJUST_PERMISSION
+from casino.accounts.selectors import wallet_balances
 from casino.errors import DomainError
 from casino.readonly_admin import ReadOnlyAdmin
 
@@ -38,13 +43,33 @@ def adjustment_errors(error: DomainError, form) -> list[tuple[str | None, str]]:
     return [(ADJUSTMENT_ERROR_FIELDS.get(error.code), error.message)]
 
 
+def _posted(request):
+    """The data of a POST, even an empty one (a confirmation has no fields to fill)."""
+    return request.POST if request.method == "POST" else None
+
+
+# The chip movement's refusals about one field of its form (the others are about the whole).
+MOVE_ERROR_FIELDS = {
+    "bad_amount": "amount",
+    "insufficient_chips": "amount",
+    "reason_required": "reason",
+    "same_account": "to_username",
+}
+
+
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
-    list_display = ("username", "email", "is_staff", "chip_balance", "date_joined")
+    list_display = ("username", "email", "is_staff", "chip_balance", "frozen", "date_joined")
+    list_filter = (*BaseUserAdmin.list_filter, "off_leaderboard")
     fieldsets = (
         *BaseUserAdmin.fieldsets,
         ("Table preferences", {"fields": ("card_back", "auto_muck")}),
+        (
+            "Integrity",
+            {"fields": ("frozen_at", "frozen_by", "frozen_reason", "off_leaderboard", "integrity")},
+        ),
     )
+    readonly_fields = ("frozen_at", "frozen_by", "frozen_reason", "off_leaderboard", "integrity")
 
     class Media:
         css = CHIP_COLUMNS_CSS
@@ -54,10 +79,135 @@ class UserAdmin(BaseUserAdmin):
         wallet = getattr(user, "wallet", None)
         return chips(wallet.balance) if wallet else NO_VALUE
 
+    @admin.display(description="frozen", boolean=True, ordering="frozen_at")
+    def frozen(self, user):
+        return user.frozen_at is not None
+
+    @admin.display(description="integrity actions")
+    def integrity(self, user):
+        if user.pk is None:
+            return NO_VALUE
+        freeze = "unfreeze" if user.frozen_at else "freeze"
+        board = "leaderboard_restore" if user.off_leaderboard else "leaderboard_drop"
+        return format_html(
+            '<a href="{}">{}</a> · <a href="{}">{}</a>',
+            reverse(f"admin:accounts_user_{freeze}", args=[user.pk]),
+            "Unfreeze" if user.frozen_at else "Freeze",
+            reverse(f"admin:accounts_user_{board}", args=[user.pk]),
+            "Put back on the leaderboard" if user.off_leaderboard else "Drop from the leaderboard",
+        )
+
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         if not change:
             services.account_open(user=obj)
+
+    def get_urls(self):
+        views = (
+            ("freeze", self.freeze_view),
+            ("unfreeze", self.unfreeze_view),
+            ("leaderboard_drop", self.leaderboard_drop_view),
+            ("leaderboard_restore", self.leaderboard_restore_view),
+        )
+        return [
+            *(
+                path(
+                    f"<int:user_id>/{name.replace('_', '-')}/",
+                    self.admin_site.admin_view(view),
+                    name=f"accounts_user_{name}",
+                )
+                for name, view in views
+            ),
+            *super().get_urls(),
+        ]
+
+    def _integrity_page(self, request, user_id, *, title, explanation, form, act):
+        """A page that changes one account through `act(subject, form)` once the form is valid."""
+        if not self.has_change_permission(request):
+            raise PermissionDenied("You may not change accounts.")
+        subject = get_object_or_404(User, pk=user_id)
+        if request.method == "POST" and form.is_valid():
+            try:
+                done = act(subject, form)
+            except DomainError as error:
+                field = (
+                    "reason"
+                    if error.code == "reason_required" and "reason" in form.fields
+                    else None
+                )
+                form.add_error(field, error.message)
+            else:
+                # The user's admin history says who did it, when, and (for a freeze) why.
+                self.log_change(request, subject, done)
+                messages.success(request, done)
+                return redirect("admin:accounts_user_change", subject.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "subject": subject,
+            "form": form,
+            "title": f"{title}: {subject.username}",
+            "action_title": title,
+            "explanation": explanation,
+        }
+        return TemplateResponse(request, "admin/accounts/user_integrity.html", context)
+
+    def freeze_view(self, request, user_id):
+        def act(subject, form):
+            services.account_freeze(
+                user=subject, reason=form.cleaned_data["reason"], actor=request.user
+            )
+            return (
+                f"{subject.username} is frozen ({form.cleaned_data['reason']}); their open pages "
+                "were closed."
+            )
+
+        return self._integrity_page(
+            request,
+            user_id,
+            title="Freeze",
+            explanation="A frozen account keeps its chips but may not sit, register in a Sit & Go "
+            "or claim free chips, and its open tables and lobby close now. The player reads that "
+            "the account is frozen, not your reason.",
+            form=FreezeForm(_posted(request)),
+            act=act,
+        )
+
+    def unfreeze_view(self, request, user_id):
+        def act(subject, form):
+            services.account_unfreeze(user=subject, actor=request.user)
+            return f"{subject.username} is no longer frozen."
+
+        return self._integrity_page(
+            request,
+            user_id,
+            title="Unfreeze",
+            explanation="The account may play again.",
+            form=forms.Form(_posted(request)),
+            act=act,
+        )
+
+    def _leaderboard_view(self, request, user_id, *, shown: bool):
+        def act(subject, form):
+            services.account_leaderboard_set(user=subject, shown=shown, actor=request.user)
+            where = "back on" if shown else "off"
+            return f"{subject.username} is {where} the leaderboard."
+
+        return self._integrity_page(
+            request,
+            user_id,
+            title="Put back on the leaderboard" if shown else "Drop from the leaderboard",
+            explanation="The leaderboard leaves out accounts dropped from it; their hands and "
+            "chips are untouched.",
+            form=forms.Form(_posted(request)),
+            act=act,
+        )
+
+    def leaderboard_drop_view(self, request, user_id):
+        return self._leaderboard_view(request, user_id, shown=False)
+
+    def leaderboard_restore_view(self, request, user_id):
+        return self._leaderboard_view(request, user_id, shown=True)
 
 
 BALANCE = chip_column("balance")
@@ -105,8 +255,58 @@ class WalletAdmin(admin.ModelAdmin):
                 self.admin_site.admin_view(self.adjust_view),
                 name="accounts_wallet_adjust",
             ),
+            path(
+                "move/",
+                self.admin_site.admin_view(self.move_view),
+                name="accounts_wallet_move",
+            ),
             *super().get_urls(),
         ]
+
+    def move_view(self, request):
+        """Move chips from one wallet to another (`?from=<username>&to=<username>` fills the
+        form in, as the integrity queue's links do). The same permission, and so the same
+        second factor, as an adjustment."""
+        if not request.user.has_perm(ADJUST_PERMISSION):
+            raise PermissionDenied("You may not move chips.")
+        initial = {
+            "from_username": request.GET.get("from", ""),
+            "to_username": request.GET.get("to", ""),
+            "key": uuid.uuid4().hex,
+        }
+        form = ChipMoveForm(request.POST or None, initial=initial)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                taken, given = services.chips_move(
+                    from_user=data["from_username"],
+                    to_user=data["to_username"],
+                    amount=data["amount"],
+                    reason=data["reason"],
+                    actor=request.user,
+                    idempotency_key=data["key"],
+                )
+            except DomainError as error:
+                form.add_error(MOVE_ERROR_FIELDS.get(error.code), error.message)
+            else:
+                messages.success(
+                    request,
+                    f"Moved {chips(given.amount)} chips from {taken.user.username} "
+                    f"(now {chips(taken.balance_after)}) to {given.user.username} "
+                    f"(now {chips(given.balance_after)}).",
+                )
+                return redirect("admin:accounts_ledgerentry_changelist")
+        names = [initial["from_username"], initial["to_username"]]
+        found = dict(User.objects.filter(username__in=names).values_list("username", "pk"))
+        balances = wallet_balances(user_ids=found.values())
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "form": form,
+            "balances": [(n, balances.get(found[n], 0)) for n in names if n in found],
+            "title": "Move chips between accounts",
+        }
+        return TemplateResponse(request, "admin/accounts/wallet_move.html", context)
 
     def adjust_view(self, request, wallet_id):
         if not request.user.has_perm(ADJUST_PERMISSION):

@@ -10,4 +10,7 @@ class AccountsConfig(AppConfig):
 
     def ready(self):
         # Inside ready(), as Django requires (the module reads the user model when imported).
-        from casino.accounts import sessions  # noqa: F401  (connects the sign-out receivers)
+        from casino.accounts import (
+            sessions,  # noqa: F401  (connects the sign-out receivers)
+            traces,  # noqa: F401  (records device cookies at sign-in)
+        )

@@ -1,4 +1,5 @@
-"""Sign-up, the admin's second-factor code and the admin's chip adjustment form."""
+"""Sign-up, the admin's second-factor code, and the admin's forms that change an account: a chip
+adjustment, a freeze, a movement of chips between two wallets."""
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
@@ -37,6 +38,57 @@ class ChipAdjustmentForm(forms.Form):
         if abs(amount) > 10**12:
             raise forms.ValidationError("That amount is too large.")
         return amount
+
+    def clean_reason(self):
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise forms.ValidationError("A reason is required.")
+        return reason
+
+
+class FreezeForm(forms.Form):
+    reason = forms.CharField(
+        max_length=255,
+        help_text="Required, for the staff: the player reads only that the account is frozen.",
+        error_messages={"required": "A reason is required."},
+    )
+
+    def clean_reason(self):
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise forms.ValidationError("A reason is required.")
+        return reason
+
+
+class ChipMoveForm(forms.Form):
+    from_username = forms.CharField(label="From", max_length=150)
+    to_username = forms.CharField(label="To", max_length=150)
+    amount = forms.IntegerField(
+        min_value=1,
+        max_value=10**12,
+        help_text="Whole chips, taken from the first wallet and given to the second.",
+        error_messages={"invalid": "Enter a whole number of chips."},
+    )
+    reason = forms.CharField(
+        max_length=255,
+        help_text="Required: why the chips move back.",
+        error_messages={"required": "A reason is required."},
+    )
+    # Made when the form is shown: posting the same form twice moves the chips once.
+    key = forms.CharField(max_length=40, widget=forms.HiddenInput)
+
+    def _user(self, name: str):
+        username = self.cleaned_data[name].strip()
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            raise forms.ValidationError(f"There is no account {username!r}.")
+        return user
+
+    def clean_from_username(self):
+        return self._user("from_username")
+
+    def clean_to_username(self):
+        return self._user("to_username")
 
     def clean_reason(self):
         reason = self.cleaned_data["reason"].strip()

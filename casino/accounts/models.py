@@ -26,6 +26,21 @@ class User(AbstractUser):
     card_back = models.CharField(max_length=16, choices=CardBack.choices, default=CardBack.CLASSIC)
     # "Muck losing hands": None until the player chooses; the room's own default applies then.
     auto_muck = models.BooleanField(null=True, blank=True, default=None)
+    # Integrity (docs/integrity.md): staff freeze an account suspected of chip dumping or
+    # collusion. A frozen account keeps its chips but may not sit, register or claim free chips,
+    # and its sockets are closed. The reason is for staff; the player reads only that it is frozen.
+    frozen_at = models.DateTimeField(null=True, blank=True, editable=False)
+    frozen_reason = models.CharField(max_length=255, blank=True, editable=False)
+    frozen_by = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, editable=False, related_name="+"
+    )
+    off_leaderboard = models.BooleanField(
+        default=False, editable=False, help_text="Left out of the leaderboard by staff."
+    )
+
+    @property
+    def is_frozen(self) -> bool:
+        return self.frozen_at is not None
 
 
 class Wallet(models.Model):
@@ -62,6 +77,7 @@ class LedgerKind(models.TextChoices):
     TOURNAMENT_FEE = "tournament_fee", "Tournament fee (to the house)"
     TOURNAMENT_REFUND = "tournament_refund", "Tournament refund"
     TOURNAMENT_PRIZE = "tournament_prize", "Tournament prize"
+    STAFF_MOVE = "staff_move", "Chips moved back by staff"
 
 
 # Kinds that bring chips into (or take them out of) the whole system, as opposed to moving them
@@ -129,3 +145,33 @@ class LedgerEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise TypeError("ledger entries are append-only")
+
+
+class TraceKind(models.TextChoices):
+    SIGNUP_ADDRESS = "signup_address", "Sign-up address"
+    DEVICE = "device", "Device cookie"
+
+
+class AccountTrace(models.Model):
+    """Where an account came from, kept as a keyed hash only: the address it signed up from, or a
+    browser's device cookie seen at sign-up or sign-in. Two accounts with the same hash are
+    linked (docs/integrity.md); nobody can read the address or the cookie back."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="traces"
+    )
+    kind = models.CharField(max_length=16, choices=TraceKind.choices)
+    value_hash = models.CharField(max_length=64)
+    first_seen = models.DateTimeField()
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "kind", "value_hash"], name="one_trace_per_value"
+            )
+        ]
+        indexes = [models.Index(fields=["kind", "value_hash"], name="trace_by_value")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind} {self.value_hash[:8]}"

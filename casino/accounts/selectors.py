@@ -1,8 +1,14 @@
-"""Reads of balances and ledger history."""
+"""Reads of balances and ledger history, and of what links or freezes an account."""
 
-from django.db.models import OuterRef, Subquery, Sum
+from collections.abc import Iterable
 
-from casino.accounts.models import LedgerEntry, Wallet
+from django.db.models import Exists, OuterRef, Subquery, Sum
+
+from casino.accounts.models import AccountTrace, LedgerEntry, User, Wallet
+from casino.errors import DomainError
+
+# What a frozen player reads: the staff's reason stays with the staff (docs/integrity.md).
+FROZEN_MESSAGE = "This account is frozen; contact support if you think this is a mistake"
 
 
 def wallet_balance(*, user) -> int:
@@ -36,3 +42,73 @@ def wallet_now(*, user) -> dict:
     if row is None:
         return {"balance": 0, "version": 0}
     return {"balance": row["balance"], "version": row["version"] or 0}
+
+
+def account_is_frozen(*, user_id: int) -> bool:
+    """Read from the row, not from a user object that may have been loaded before the freeze."""
+    return User.objects.filter(pk=user_id, frozen_at__isnull=False).exists()
+
+
+def frozen_refusal(*, user) -> DomainError | None:
+    """The refusal a frozen account meets when it tries to sit, register or claim free chips.
+    Callers ask under the account's wallet lock, which the freeze also takes, so a sit-down
+    in flight either finishes before the freeze or sees it."""
+    if account_is_frozen(user_id=user.pk):
+        return DomainError("account_frozen", FROZEN_MESSAGE)
+    return None
+
+
+def seat_refusal(*, user, seated_ids: Iterable[int], separate_linked: bool) -> DomainError | None:
+    """Why this account may not sit down among `seated_ids`, in one query: it is frozen, or
+    (`separate_linked`: the room's option) it is linked to one of them. Asked under the wallet
+    lock, as frozen_refusal is."""
+    others = set(seated_ids) - {user.pk}
+    row = User.objects.filter(pk=user.pk)
+    if separate_linked and others:
+        row = row.annotate(linked=Exists(_sharing_with(user.pk).filter(user_id__in=others)))
+        frozen_at, linked = row.values_list("frozen_at", "linked").get()
+    else:
+        frozen_at, linked = row.values_list("frozen_at", flat=True).get(), False
+    if frozen_at is not None:
+        return DomainError("account_frozen", FROZEN_MESSAGE)
+    if linked:
+        # RULES.md 2: which account, and why they are linked, is for the staff to see.
+        return DomainError(
+            "linked_account",
+            "an account linked to yours (same sign-up address or same browser) already sits at "
+            "this table",
+        )
+    return None
+
+
+def _sharing_with(user_id: int):
+    """Traces of any account that equal one of `user_id`'s."""
+    mine = AccountTrace.objects.filter(
+        user_id=user_id, kind=OuterRef("kind"), value_hash=OuterRef("value_hash")
+    )
+    return AccountTrace.objects.filter(Exists(mine))
+
+
+def linked_user_ids(*, user_id: int, among: Iterable[int]) -> set[int]:
+    """Those of `among` that share a sign-up address or a device cookie with `user_id`."""
+    others = set(among) - {user_id}
+    if not others:
+        return set()
+    return set(_sharing_with(user_id).filter(user_id__in=others).values_list("user_id", flat=True))
+
+
+def linked_pairs(*, user_ids: Iterable[int]) -> dict[tuple[int, int], set[str]]:
+    """Every pair (lower id first) of `user_ids` that shares a trace, with the kinds shared."""
+    ids = set(user_ids)
+    by_value: dict[tuple[str, str], set[int]] = {}
+    for kind, value_hash, uid in AccountTrace.objects.filter(user_id__in=ids).values_list(
+        "kind", "value_hash", "user_id"
+    ):
+        by_value.setdefault((kind, value_hash), set()).add(uid)
+    pairs: dict[tuple[int, int], set[str]] = {}
+    for (kind, _), users in by_value.items():
+        ordered = sorted(users)
+        for i, a in enumerate(ordered):
+            for b in ordered[i + 1 :]:
+                pairs.setdefault((a, b), set()).add(kind)
+    return pairs

@@ -1,15 +1,28 @@
-"""Every change of a chip balance goes through wallet_adjust: lock the wallet, write the ledger."""
+"""Every change of a chip balance goes through wallet_adjust: lock the wallet, write the ledger.
+Also what staff do to an account (freeze it, drop it from the leaderboard, move chips back) and
+the traces that link accounts (docs/integrity.md)."""
 
 import uuid
 from collections.abc import Iterable
+from datetime import datetime
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.dispatch import Signal
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from casino.accounts.ledger_chain import LEDGER_HEAD_FIELDS, ledger_link
-from casino.accounts.models import CardBack, LedgerEntry, LedgerKind, User, Wallet
+from casino.accounts.models import (
+    AccountTrace,
+    CardBack,
+    LedgerEntry,
+    LedgerKind,
+    TraceKind,
+    User,
+    Wallet,
+)
+from casino.accounts.sessions import sessions_changed
 from casino.errors import DomainError
 
 # Sent inside the transaction of every balance change, with `user_id`, `balance` (after the
@@ -125,10 +138,15 @@ def account_open(*, user: User) -> Wallet:
     return wallet
 
 
-def account_create(*, username: str, password: str, email: str = "") -> User:
+def account_create(
+    *, username: str, password: str, email: str = "", signup_address: str = ""
+) -> User:
+    """A new account with its wallet and grant; `signup_address` (the client's address, kept
+    only as a keyed hash) links it to other accounts made from there (docs/integrity.md)."""
     with transaction.atomic():
         user = User.objects.create_user(username=username, password=password, email=email)
         account_open(user=user)
+        account_trace_record(user=user, kind=TraceKind.SIGNUP_ADDRESS, value=signup_address)
     return user
 
 
@@ -138,3 +156,122 @@ def user_set_card_back(*, user: User, card_back: str) -> None:
         raise DomainError("bad_card_back", f"card backs are {', '.join(CardBack.values)}")
     user.card_back = card_back
     user.save(update_fields=["card_back"])
+
+
+def trace_hash(*, kind: str, value: str) -> str:
+    """A sign-up address or device cookie as stored: keyed with SECRET_KEY, so the table of
+    hashes cannot be turned back into addresses by trying them all."""
+    return salted_hmac(f"casino.accounts.trace.{kind}", value, algorithm="sha256").hexdigest()
+
+
+def account_trace_record(
+    *, user: User, kind: str, value: str, now: datetime | None = None
+) -> AccountTrace | None:
+    """Remember that `user` came with this address or device cookie (first and last seen);
+    nothing for an empty value (an address the server could not tell)."""
+    if kind not in TraceKind.values:
+        raise DomainError("bad_kind", f"unknown trace kind {kind!r}")
+    value = (value or "").strip()
+    if not value:
+        return None
+    now = now or timezone.now()
+    trace, _ = AccountTrace.objects.update_or_create(
+        user=user,
+        kind=kind,
+        value_hash=trace_hash(kind=kind, value=value),
+        defaults={"last_seen": now},
+        create_defaults={"first_seen": now, "last_seen": now},
+    )
+    return trace
+
+
+def _reason_or_error(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise DomainError("reason_required", "a reason is required")
+    return reason[:255]
+
+
+def account_freeze(*, user: User, reason: str, actor: User) -> User:
+    """Freeze an account: it may no longer sit, register or claim free chips, and its open
+    sockets close once this commits. Its chips stay where they are. The wallet lock is the one
+    sitting, registering and claiming take before they ask whether the account is frozen."""
+    reason = _reason_or_error(reason)
+    if actor.pk == user.pk:
+        raise DomainError("own_account", "you cannot freeze your own account")
+    with transaction.atomic():
+        wallet_lock(user_ids=[user.pk])
+        row = User.objects.select_for_update().get(pk=user.pk)
+        if row.frozen_at is not None:
+            raise DomainError("already_frozen", f"{row.username} is already frozen")
+        row.frozen_at = timezone.now()
+        row.frozen_reason = reason
+        row.frozen_by = actor
+        row.save(update_fields=["frozen_at", "frozen_reason", "frozen_by"])
+        sessions_changed.send(sender=None, user_id=row.pk, ended_session=None)
+    return row
+
+
+def account_unfreeze(*, user: User, actor: User) -> User:
+    with transaction.atomic():
+        row = User.objects.select_for_update().get(pk=user.pk)
+        if row.frozen_at is None:
+            raise DomainError("not_frozen", f"{row.username} is not frozen")
+        row.frozen_at = None
+        row.frozen_reason = ""
+        row.frozen_by = None
+        row.save(update_fields=["frozen_at", "frozen_reason", "frozen_by"])
+    return row
+
+
+def account_leaderboard_set(*, user: User, shown: bool, actor: User) -> User:
+    """Drop an account from the leaderboard (shown=False) or put it back."""
+    with transaction.atomic():
+        row = User.objects.select_for_update().get(pk=user.pk)
+        if row.off_leaderboard == (not shown):
+            where = "on" if shown else "off"
+            raise DomainError("unchanged", f"{row.username} is already {where} the leaderboard")
+        row.off_leaderboard = not shown
+        row.save(update_fields=["off_leaderboard"])
+    return row
+
+
+def chips_move(
+    *,
+    from_user: User,
+    to_user: User,
+    amount: int,
+    reason: str,
+    actor: User,
+    idempotency_key: str,
+) -> tuple[LedgerEntry, LedgerEntry]:
+    """Staff move chips from one wallet to another (chips won by dumping, given back): two
+    ledger lines under one key, each naming the other account, the actor and the reason. The
+    same key posted twice moves the chips once."""
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise DomainError("bad_amount", "move at least 1 chip")
+    if from_user.pk == to_user.pk:
+        raise DomainError("same_account", "chips move between two different accounts")
+    reason = _reason_or_error(reason)
+    key = (idempotency_key or "").strip()
+    if not key:
+        raise DomainError("key_required", "a movement needs its idempotency key")
+    with transaction.atomic():
+        wallet_lock(user_ids=[from_user.pk, to_user.pk])  # both, in one order (style.md 8)
+        taken = wallet_adjust(
+            user=from_user,
+            amount=-amount,
+            kind=LedgerKind.STAFF_MOVE,
+            reason=f"Moved to {to_user.username}: {reason}",
+            actor=actor,
+            idempotency_key=f"move:{key}:from",
+        )
+        given = wallet_adjust(
+            user=to_user,
+            amount=amount,
+            kind=LedgerKind.STAFF_MOVE,
+            reason=f"Moved from {from_user.username}: {reason}",
+            actor=actor,
+            idempotency_key=f"move:{key}:to",
+        )
+    return taken, given

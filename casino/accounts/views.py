@@ -1,5 +1,6 @@
 """Sign up and the player's own profile with balance and ledger."""
 
+from axes.helpers import get_client_ip_address
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -18,6 +19,8 @@ def signup(request):
             username=form.cleaned_data["username"],
             password=form.cleaned_data["password1"],
             email=form.cleaned_data.get("email") or "",
+            # The address as the sign-in throttle reads it (django-axes), so both agree.
+            signup_address=get_client_ip_address(request) or "",
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("lobby")

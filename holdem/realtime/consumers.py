@@ -188,6 +188,8 @@ class TableConsumer(TrackedConsumer):
         await self.open_tracked(
             [table_group(self.table_id), player_group(self.table_id, self.user.pk)]
         )
+        if await self.frozen_revoked():
+            return
         await self.send_snapshot()
         self.start_beating()
 

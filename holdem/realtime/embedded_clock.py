@@ -1,15 +1,18 @@
-"""The embedded clock: in one-process mode, fire due deadlines every second inside the ASGI server.
+"""The embedded clock: in one-process mode, fire due deadlines every second inside the ASGI server,
+and score the pairs of players for the staff's queue every CASINO_INTEGRITY_SECONDS.
 
-Production runs the same function from Celery beat instead (casino/celery.py, settings).
+Production runs the same functions from Celery beat instead (casino/celery.py, settings).
 """
 
 import asyncio
 import logging
+import time
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 
 from holdem.services.clock import deadlines_fire_due
+from holdem.services.integrity import integrity_pairs_score
 
 log = logging.getLogger(__name__)
 
@@ -28,9 +31,20 @@ class EmbeddedClock:
 
     async def tick_forever(self):
         fire = database_sync_to_async(deadlines_fire_due)
+        score = database_sync_to_async(integrity_pairs_score)
+        scored_at = time.monotonic()  # the first scoring waits a period, as beat's does
         while True:
             try:
                 await fire()
             except Exception:  # keep ticking; one bad second must not stop the game clock
                 log.exception("embedded clock tick failed")
+            if time.monotonic() - scored_at >= settings.CASINO_INTEGRITY_SECONDS:
+                scored_at = time.monotonic()
+                try:
+                    # On the one database thread, between two ticks: a few seconds at most
+                    # (bounded window, docs/integrity.md), which the tables would feel, once
+                    # every ten minutes, in the one-process mode meant for trying the site.
+                    await score()
+                except Exception:
+                    log.exception("embedded pair scoring failed")
             await asyncio.sleep(1)

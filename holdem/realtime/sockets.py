@@ -14,6 +14,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
+from casino.accounts.selectors import FROZEN_MESSAGE, account_is_frozen
 from casino.accounts.sessions import session_is_valid, session_tag
 from holdem.realtime.broadcast import user_group
 from holdem.realtime.close_codes import CloseCode
@@ -118,13 +119,16 @@ class TrackedConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
 
     async def auth_check(self, event) -> None:
-        """Sign-out, password change or deactivation of this user (casino/accounts/sessions.py)."""
+        """Sign-out, password change or deactivation of this user (casino/accounts/sessions.py),
+        or staff froze the account (docs/integrity.md)."""
         if event.get("ended_session") == session_tag(
             self.session_key
         ) or not await database_sync_to_async(session_is_valid)(
             session_key=self.session_key, user_id=self.user.pk
         ):
             await self.revoke(CloseCode.SIGNED_OUT, "you signed out; sign in again to play")
+        elif await database_sync_to_async(account_is_frozen)(user_id=self.user.pk):
+            await self.revoke(CloseCode.SIGNED_OUT, FROZEN_MESSAGE)
 
     async def connection_evict(self, event) -> None:
         await self.revoke(
@@ -146,6 +150,15 @@ class TrackedConsumer(AsyncWebsocketConsumer):
             await self.close(code=CloseCode.TOO_BIG)
             return True
         return False
+
+    async def frozen_revoked(self) -> bool:
+        """A frozen account (docs/integrity.md) opening a socket is told so and closed, as the
+        freeze closed the sockets it had open; whether it is frozen comes with the user row the
+        handshake read."""
+        if getattr(self.user, "frozen_at", None) is None:
+            return False
+        await self.revoke(CloseCode.SIGNED_OUT, FROZEN_MESSAGE)
+        return True
 
     async def revoke(self, code: int, message: str) -> None:
         """Refuse every later frame, say why, and close."""
@@ -229,6 +242,8 @@ class SnapshotConsumer(TrackedConsumer):
             return
         # Subscribed before the snapshot: a change committed in between comes as a frame.
         await self.open_tracked(self.snapshot_groups())
+        if await self.frozen_revoked():
+            return
         await self.send_snapshot()
         self.start_beating()
 

@@ -269,8 +269,9 @@ _PLAYER_ROWS = {
 
 def leaderboard(*, since: datetime | None, limit: int = 10) -> list[LeaderRow]:
     """The biggest net winners over the hands that ended since `since` (None: all time), with
-    how many hands each played there. One aggregate query: the nets live in each hand's
-    `players` JSON, summed by the database rather than read hand by hand."""
+    how many hands each played there; staff may leave an account out (docs/integrity.md). One
+    aggregate query: the nets live in each hand's `players` JSON, summed by the database rather
+    than read hand by hand."""
     join, user_id, net = _PLAYER_ROWS[connection.vendor]
     where = "h.ended_at IS NOT NULL AND h.tournament IS NULL"  # wallet chips: cash hands
     params: list[Any] = []
@@ -284,6 +285,7 @@ def leaderboard(*, since: datetime | None, limit: int = 10) -> list[LeaderRow]:
             WHERE {where}
             GROUP BY 1
         ) t JOIN {User._meta.db_table} u ON u.id = t.user_id
+        WHERE NOT u.off_leaderboard
         ORDER BY t.net DESC, t.hands DESC, u.username
         LIMIT %s
     """  # the table names come from the models; every value is a parameter

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.accounts.models import LedgerEntry, LedgerKind, User
+from casino.accounts.selectors import frozen_refusal
 from casino.accounts.services import wallet_adjust, wallet_lock
 from casino.errors import DomainError
 from holdem.selectors.buy_in import refill_offer
@@ -28,6 +29,9 @@ def wallet_refill(*, user: User) -> LedgerEntry:
         # this lock too, so the two always add up to what the player holds (style.md 8: a
         # table's locks would have to come before the wallet's, and only one is needed here).
         wallet = wallet_lock(user_ids=[user.pk])[user.pk]
+        frozen = frozen_refusal(user=user)  # under the wallet lock, which the freeze takes too
+        if frozen is not None:
+            raise frozen
         offer = refill_offer(user=user, balance=wallet.balance, now=timezone.now())
         if offer.refusal is not None:
             raise offer.refusal

@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.accounts.models import User
+from casino.accounts.selectors import seat_refusal
 from casino.accounts.services import wallet_lock
 from casino.errors import DomainError
 from holdem.db.locks import LockedTable, seats_lock, table_lock
@@ -38,6 +39,15 @@ def table_sit(*, table_id: int, user: User, seat: int, buy_in: int | None) -> Se
         # The wallet lock (after table and seats: style.md 8) also serialises one user sitting
         # down at two tables at once, which the table locks alone would not.
         wallet = wallet_lock(user_ids=[user.pk])[user.pk]
+        # Frozen, or linked to a player seated here (RULES.md 2)? Under the wallet lock, which
+        # a freeze takes too.
+        refusal = seat_refusal(
+            user=user,
+            seated_ids=[s.user_id for s in seats],
+            separate_linked=table.separate_linked_accounts,
+        )
+        if refusal is not None:
+            raise refusal
         registered = entry_open_of(user)
         if registered is not None:
             raise DomainError(

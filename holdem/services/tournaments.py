@@ -14,6 +14,7 @@ from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from casino.accounts.models import LedgerKind, User
+from casino.accounts.selectors import frozen_refusal
 from casino.accounts.services import wallet_adjust, wallet_lock
 from casino.errors import DomainError
 from holdem.db import rows
@@ -137,6 +138,9 @@ def tournament_register(*, tournament_id: int, user: User) -> Tournament:
         # The wallet lock serialises one player registering twice, or registering while sitting
         # down somewhere (table_sit checks registrations under the same lock).
         wallet = wallet_lock(user_ids=[user.pk])[user.pk]
+        frozen = frozen_refusal(user=user)  # under the wallet lock, which the freeze takes too
+        if frozen is not None:
+            raise frozen
         mine = entry_open_of(user)
         if mine is not None:
             if mine.tournament_id == tournament.pk:

@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from casino.accounts.models import User
+from casino.accounts.selectors import frozen_refusal
 from casino.errors import DomainError
 from holdem.db.locks import LockedTable, table_lock
 from holdem.models import Seat, Table, TableStatus, WaitingEntry
@@ -47,6 +48,9 @@ def waiting_join(*, table_id: int, user: User) -> int:
         seated = set(Seat.objects.filter(table=table).values_list("user_id", flat=True))
         if user.pk in seated:
             raise DomainError("already_seated", "you already sit at this table")
+        frozen = frozen_refusal(user=user)  # the seat it waits for would be refused anyway
+        if frozen is not None:
+            raise frozen
         line = _line(table)
         if any(entry.user_id == user.pk for entry in line):
             raise DomainError("already_waiting", "you are already on this room's waiting list")

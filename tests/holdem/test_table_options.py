@@ -119,8 +119,13 @@ def test_a_no_limit_rooms_rules_every_option_in_words():
         "countdown",
         "rake",
         "auto_muck",
+        "separate_linked_accounts",
     ]
     assert lines["game"]["text"] == "No Limit Texas Hold'em, 9 seats."
+    assert (
+        "same browser may not sit at this table together"
+        in (lines["separate_linked_accounts"]["text"])
+    )
     assert lines["stakes"] == {
         "key": "stakes",
         "term": "Stakes and blinds",

@@ -7,6 +7,7 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.test import Client
 
+from casino.accounts.services import account_freeze
 from holdem.models import Connection, Seat
 from holdem.realtime.close_codes import CloseCode
 from holdem.services.presence import MAX_SOCKETS_PER_USER
@@ -102,6 +103,52 @@ def test_a_password_change_or_deactivation_closes_every_socket_of_the_user(
         for each in (sock, lobby):
             code, _ = await closed_with(each)
             assert code == CloseCode.SIGNED_OUT
+
+    async_to_sync(scenario)()
+
+
+def test_freezing_an_account_closes_its_sockets_saying_so_and_no_one_elses(table_room, make_player):
+    table = table_room()
+    alice, bob, staffer = make_player("alice"), make_player("bob"), make_player("staffer")
+
+    async def scenario():
+        sock = await open_socket(f"/ws/table/{table.pk}/", user=alice)
+        lobby = await open_socket("/ws/lobby/", user=alice)
+        others = await open_socket(f"/ws/table/{table.pk}/", user=bob)
+        for each in (sock, lobby, others):
+            await each.receive()
+        await database_sync_to_async(account_freeze)(
+            user=alice, reason="dumped chips", actor=staffer
+        )
+        for each in (sock, lobby):
+            code, frames = await closed_with(each)
+            assert code == CloseCode.SIGNED_OUT
+            assert "frozen" in frames[-1]["text"] and "dumped" not in frames[-1]["text"]
+        assert (await others.request({"type": "ping"}))["type"] == "pong"
+        await others.close()
+
+    async_to_sync(scenario)()
+
+
+def test_a_frozen_account_opening_a_socket_is_told_so_and_closed(table_room, make_player):
+    table = table_room()
+    alice, staffer = make_player("alice"), make_player("staffer")
+    account_freeze(user=alice, reason="collusion", actor=staffer)
+
+    async def scenario():
+        for path in (f"/ws/table/{table.pk}/", "/ws/lobby/"):
+            sock = await open_socket(path, user=alice)
+            code, frames = await closed_with(sock)
+            assert code == CloseCode.SIGNED_OUT
+            assert [f["text"] for f in frames if "frozen" in f["text"]], frames
+            assert not any('"snapshot"' in f["text"] for f in frames)
+        # Counted as gone once closed (the count is written just after the close is sent).
+        counted = database_sync_to_async(Connection.objects.filter(user=alice).exists)
+        for _ in range(100):
+            if not await counted():
+                break
+            await asyncio.sleep(0.02)
+        assert not await counted()
 
     async_to_sync(scenario)()
 
