@@ -99,6 +99,17 @@ CASINO_CLOCK = EMBEDDED and env_bool("CASINO_CLOCK", True)
 # How often the pairs of players are scored for chip dumping (docs/integrity.md): Celery beat,
 # or the embedded clock in one-process mode.
 CASINO_INTEGRITY_SECONDS = int(os.environ.get("CASINO_INTEGRITY_SECONDS", "600"))
+# Sign-up addresses in these networks tell no two players apart (the machine itself, a proxy, a
+# container or office network): they link no accounts (docs/integrity.md). Comma-separated.
+CASINO_UNLINKED_NETWORKS = [
+    n.strip()
+    for n in os.environ.get(
+        "CASINO_UNLINKED_NETWORKS",
+        "127.0.0.0/8,::1/128,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,169.254.0.0/16,"
+        "fc00::/7,fe80::/10,100.64.0.0/10",
+    ).split(",")
+    if n.strip()
+]
 # Daphne serves /static/ itself in DEBUG and embedded mode; CASINO_SERVE_STATIC=1 asks for it in
 # services mode too (bin/cluster). Behind nginx (docker compose) leave it off: nginx serves them.
 CASINO_SERVE_STATIC = env_bool("CASINO_SERVE_STATIC", False)

@@ -2,6 +2,7 @@
 Also what staff do to an account (freeze it, drop it from the leaderboard, move chips back) and
 the traces that link accounts (docs/integrity.md)."""
 
+import ipaddress
 import uuid
 from collections.abc import Iterable
 from datetime import datetime
@@ -146,8 +147,21 @@ def account_create(
     with transaction.atomic():
         user = User.objects.create_user(username=username, password=password, email=email)
         account_open(user=user)
-        account_trace_record(user=user, kind=TraceKind.SIGNUP_ADDRESS, value=signup_address)
+        if address_links(signup_address):
+            account_trace_record(user=user, kind=TraceKind.SIGNUP_ADDRESS, value=signup_address)
     return user
+
+
+def address_links(address: str) -> bool:
+    """Whether a client address can tell players apart: not one of CASINO_UNLINKED_NETWORKS
+    (loopback, private, carrier-grade NAT by default), which is the server's own machine, a proxy
+    or a shared network, nor a value that is no address at all. Two players behind one of those
+    would otherwise never be let to sit at one table."""
+    try:
+        ip = ipaddress.ip_address((address or "").strip())
+    except ValueError:
+        return False
+    return not any(ip in ipaddress.ip_network(n) for n in settings.CASINO_UNLINKED_NETWORKS)
 
 
 def user_set_card_back(*, user: User, card_back: str) -> None:

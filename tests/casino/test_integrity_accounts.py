@@ -17,6 +17,7 @@ from casino.accounts.services import chips_move, wallet_adjust
 from casino.errors import DomainError
 from casino.middleware import DEVICE_COOKIE
 from holdem.selectors.audit import audit_chips
+from holdem.services import room_create, table_sit
 
 pytestmark = pytest.mark.django_db
 
@@ -74,6 +75,23 @@ def test_two_accounts_from_one_browser_or_one_address_are_linked(client, make_pl
     others = [second.pk, third.pk, stranger.pk]
     assert linked_user_ids(user_id=first.pk, among=others) == {second.pk, third.pk}
     assert linked_user_ids(user_id=stranger.pk, among=[first.pk, second.pk, third.pk]) == set()
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1", "::1", "10.1.2.3", "172.18.0.1", "100.64.9.9"])
+def test_an_address_that_tells_no_players_apart_links_nobody(address, db):
+    """The site's own machine, a proxy's or a container network's address, or a carrier's NAT:
+    players signing up from one of them are not linked, and may sit at one table (a test
+    harness, the compose stack and an office share one)."""
+    for name in ("near", "far"):
+        sign_up(Client(), name, address=address)
+    near, far = (User.objects.get(username=n) for n in ("near", "far"))
+    assert not AccountTrace.objects.filter(kind=TraceKind.SIGNUP_ADDRESS).exists()
+    assert linked_user_ids(user_id=near.pk, among=[far.pk]) == set()
+    table = room_create(name="Shared address", preset="nl50")
+    assert table.separate_linked_accounts
+    table_sit(table_id=table.pk, user=near, seat=0, buy_in=2_000)
+    table_sit(table_id=table.pk, user=far, seat=1, buy_in=2_000)
+    assert table.seat_set.count() == 2
 
 
 def test_signing_in_from_a_browser_records_it_against_the_account(client, make_player):
