@@ -11,7 +11,8 @@ faults restart), and bin/cluster on a fresh database (--database) with that Redi
 servers, --workers Celery workers and beat. The tables (--tables, 6 seats, 1-second countdowns,
 20-second turns) and their bots' accounts are made as bench/load.py makes them. Each bot is one
 browser tab that behaves as static/js/socket.js and table-app.js do: it reconnects with their
-backoff when its socket closes (to the other server, as nginx's round robin would send it), pings
+backoff when its socket closes (to either server, as a load balancer would send it, and to the
+other at once when the first refuses the connection, as nginx passes it on), pings
 every 10 s and reconnects after 25 s of silence, asks for a snapshot on a gap or when a
 `heartbeat`/`pong` says the table moved on, and sends a refused (`unavailable`, `"retry": true`)
 request again.
@@ -19,10 +20,11 @@ request again.
 The faults, one at a time, each followed by a pause of --fault-interval x U(0.5, 1.5) seconds
 (none in the last --quiet seconds, so the last one's recovery and the tables' state at the end
 are seen):
-    kill_web       kill -9 a Daphne server; started again 1-3 s later (a supervisor's restart)
+    kill_web       kill -9 a Daphne server (the one holding more sockets); started again 1-3 s
+                   later (a supervisor's restart)
     kill_worker    kill -9 a Celery worker with its pool; started again 1-3 s later
     kill_beat      kill -9 beat (the clock); started again 1-3 s later
-    stop_web       SIGSTOP a Daphne server for 5-20 s, then SIGCONT
+    stop_web       SIGSTOP a Daphne server (the one holding more sockets) for 5-20 s, then SIGCONT
     redis_restart  kill -9 our Redis and start it again, empty (no persistence, as deployed)
     pg_cut         pg_terminate_backend on every connection to the run's database
 
@@ -111,6 +113,11 @@ class ChaosBot(Bot):
             self.reset_view()
             try:
                 await self.play(deadline)
+                if self.refused and time.monotonic() < deadline:
+                    # nginx passes a refused connection on to the next server at once
+                    self.start_at(self.url_index + 1)
+                    self.reset_view()
+                    await self.play(deadline)
             except InvalidStatus as refused:
                 self.figures.errors[f"handshake_{refused.response.status_code}"] += 1
             self.current_socket = False
@@ -123,9 +130,8 @@ class ChaosBot(Bot):
                 0.75 + 0.5 * random.random()
             )
             await asyncio.sleep(min(delay, max(0.0, deadline - time.monotonic())))
-            # Through a load balancer a new connection may land on either server; a dead one is
-            # skipped. Here: the other server, then back.
-            self.start_at(self.url_index + 1)
+            # Through a load balancer a new connection lands on either server.
+            self.start_at(self.rng.randrange(len(self.urls)))
             self.reconnects += 1
 
     def reset_view(self) -> None:
@@ -135,6 +141,7 @@ class ChaosBot(Bot):
         self.acted_seq, self.request_pending = -1, None
         self.snapshot_asked_at = None
         self.opened = False
+        self.refused = False  # the server was not there (connection refused)
 
     async def play(self, deadline: float) -> None:
         keepalive = None
@@ -162,6 +169,9 @@ class ChaosBot(Bot):
                 self.figures.errors[f"closed_{code}"] += 1
         except InvalidStatus:
             raise
+        except ConnectionRefusedError:
+            self.refused = True
+            self.figures.errors["connect_refused"] += 1
         except (InvalidHandshake, OSError, TimeoutError) as failed:
             self.figures.errors[f"connect_{type(failed).__name__}"] += 1
         finally:
@@ -351,8 +361,8 @@ def recoveries(faults: list[Fault], stretches, end: float) -> None:
 
 
 class Faults:
-    def __init__(self, args, env: dict, rng: random.Random):
-        self.args, self.env, self.rng = args, env, rng
+    def __init__(self, args, env: dict, rng: random.Random, bots: list[ChaosBot]):
+        self.args, self.env, self.rng, self.bots = args, env, rng, bots
         self.done: list[Fault] = []
         self.stopped_pid: int | None = None
         self.bag: list[str] = []
@@ -381,7 +391,11 @@ class Faults:
     async def inject(self, kind: str) -> Fault:
         rng = self.rng
         if kind in ("kill_web", "stop_web"):
-            target = f"web-{rng.choice(self.args.ports)}"
+            # The server holding more of the bots' sockets (after a kill, the survivor holds them
+            # all until the next): a fault on an idle server would test nothing.
+            held = Counter(bot.base_url for bot in self.bots if bot.current_socket)
+            port = max(self.args.ports, key=lambda p: (held[f"http://127.0.0.1:{p}"], rng.random()))
+            target = f"web-{port}"
         elif kind == "kill_worker":
             target = f"worker-{rng.randint(1, self.args.workers)}"
         elif kind == "kill_beat":
@@ -548,7 +562,7 @@ async def soak(args, plan: list[dict], env: dict) -> dict:
     tables = list(watches)
     args.started = time.monotonic()
     end = args.started + args.minutes * 60
-    faults = Faults(args, env, random.Random(args.seed + 1))
+    faults = Faults(args, env, random.Random(args.seed + 1), bots)
     watch = Watch(tables, bots, env_database_url(args))
     tasks = [asyncio.create_task(bot.run(end)) for bot in bots]
     sampler = asyncio.create_task(watch.run(end, args.stuck_seconds))
@@ -648,15 +662,15 @@ def report(args, run: dict, dealt: int, completed: int, chips_ok: bool, summary:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=30)
-    parser.add_argument("--tables", type=int, default=4)
+    parser.add_argument("--tables", type=int, default=6)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument(
-        "--fault-interval", type=float, default=22, help="mean seconds between faults"
+        "--fault-interval", type=float, default=20, help="mean seconds between faults"
     )
     parser.add_argument("--kinds", nargs="+", choices=FAULT_KINDS, default=list(FAULT_KINDS))
     parser.add_argument("--quiet", type=float, default=45, help="no fault in the last S seconds")
     parser.add_argument("--stuck-seconds", type=float, default=60)
-    parser.add_argument("--think", default="0.3-1.5", help="bots' think time range, seconds")
+    parser.add_argument("--think", default="0.2-1.0", help="bots' think time range, seconds")
     parser.add_argument("--ports", type=int, nargs=2, default=[8301, 8302])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--database", default="casino_chaos_cluster")
