@@ -635,7 +635,11 @@ def report(args, run: dict, dealt: int, completed: int, chips_ok: bool, summary:
         f"{max(baseline, default=0):.1f}s; reconnects {run['reconnects']}; sampler misses "
         f"{watch.sample_errors}"
     )
-    print(f"chaos: client errors {dict(figures.errors) or 'none'}")
+    print(
+        f"chaos: client errors {dict(figures.errors) or 'none'}; events lost (gaps the client "
+        f"filled with a snapshot) {figures.lost_events}, reordered {figures.reordered}, "
+        f"duplicated {figures.duplicates}; actions {figures.actions_sent}"
+    )
     print(
         "chaos: longest stretch without a new hand per table: "
         + ", ".join(f"{t}={s:.0f}s" for t, s in sorted(watch.longest_stall.items()))
