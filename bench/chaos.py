@@ -42,6 +42,8 @@ Measured (a sampler reads every table's seq, hand count and seats 4 times a seco
                    the ones that ended (completed).
     unavailable    `error` frames with code `unavailable` the bots received.
     audit_chips    holdem.selectors.audit.audit_chips on the database once the cluster stopped.
+    answers        how long each request (act, sit, sit_in, post, snapshot) waited for its answer
+                   (the slowest are the ones sent to a frozen server).
 
 The last line is the summary:
     chaos: minutes=M faults=N (kill_web=.. ...) hands dealt=.. completed=.. unavailable=..
@@ -79,6 +81,8 @@ FAULT_KINDS = ("kill_web", "kill_worker", "kill_beat", "stop_web", "redis_restar
 SAMPLE_EVERY = 0.25  # seconds between the sampler's reads of the tables
 SETTLED = 1.0  # a bot must have the seq the table had this long ago
 CAUSED_WITHIN = 15.0  # a behind-stretch that begins this soon after a fault is the fault's
+REQUESTS = ("act", "sit", "sit_in", "post", "snapshot")  # frames the server answers
+ANSWERS = ("ok", "error", "snapshot")
 # static/js/socket.js
 FIRST_DELAY, MAX_DELAY, PING_EVERY, SILENCE_LIMIT = 0.5, 15.0, 10.0, 25.0
 
@@ -102,6 +106,8 @@ class ChaosBot(Bot):
         self.snapshot_asked_at: float | None = None
         self.last_frame_at = time.monotonic()
         self.reconnects = 0
+        self.asked_at: float | None = None  # a request on its way, awaiting its answer
+        self.answers: list[tuple[float, str, float]] = []  # (sent, server, seconds to answer)
 
     def start_at(self, index: int) -> None:
         self.url_index = index % len(self.urls)
@@ -140,6 +146,7 @@ class ChaosBot(Bot):
         self.resyncing, self.awaiting_action = False, False
         self.acted_seq, self.request_pending = -1, None
         self.snapshot_asked_at = None
+        self.asked_at = None  # lost with its socket: not an answer
         self.opened = False
         self.refused = False  # the server was not there (connection refused)
 
@@ -201,6 +208,8 @@ class ChaosBot(Bot):
             await self.send({"type": "snapshot"})
 
     async def send(self, frame: dict) -> None:
+        if frame.get("type") in REQUESTS and self.asked_at is None:
+            self.asked_at = time.monotonic()
         if frame.get("type") == "snapshot":
             self.resyncing = True
             self.snapshot_asked_at = time.monotonic()
@@ -208,6 +217,9 @@ class ChaosBot(Bot):
 
     async def on_frame(self, frame: dict, at: float) -> None:
         kind = frame.get("type")
+        if kind in ANSWERS and self.asked_at is not None:
+            self.answers.append((self.asked_at, self.base_url, time.monotonic() - self.asked_at))
+            self.asked_at = None
         if kind == "snapshot":
             self.opened = self.current_socket = True
             self.snapshot_asked_at = None
@@ -597,6 +609,7 @@ async def soak(args, plan: list[dict], env: dict) -> dict:
         "watch": watch,
         "tables": tables,
         "reconnects": sum(bot.reconnects for bot in bots),
+        "bots": bots,
         "stretches": watch.stretches,
         "end": end,
     }
@@ -625,6 +638,11 @@ def report(args, run: dict, dealt: int, completed: int, chips_ok: bool, summary:
             f"chaos: at +{fault.started - args.started:.0f}s {fault.kind} {fault.target}: "
             f"clients current again after {took}{still}"
         )
+    answers = [answer for bot in run["bots"] for answer in bot.answers]
+    print(
+        f"chaos: requests answered {len(answers)}, the slowest in "
+        f"{max((w for _, _, w in answers), default=0):.1f}s"
+    )
     baseline = [
         (stop or run["end"]) - start
         for _, start, stop in run["stretches"]
