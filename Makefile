@@ -7,7 +7,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(VENV)/bin/pip
 
-.PHONY: run test test-fast cluster load floor compose-check compose-e2e lock bench clean
+.PHONY: run test test-fast cluster load chaos floor compose-check compose-e2e lock bench clean
 
 # Installs read the lock files (every package, direct and indirect, pinned with its hashes);
 # requirements*.txt name what we depend on and are the input the locks are made from.
@@ -50,6 +50,12 @@ THINK ?= 0.1-0.6
 LOAD_ARGS ?=
 load: $(VENV)/.dev
 	$(PY) bench/load.py --tables $(TABLES) --seconds $(LOAD_SECONDS) --think $(THINK) $(LOAD_ARGS)
+
+## make chaos MINUTES=30: bots on the cluster topology while processes are killed, frozen and cut (docs/reliability.md)
+MINUTES ?= 30
+CHAOS_ARGS ?=
+chaos: $(VENV)/.dev
+	$(PY) bench/chaos.py --minutes $(MINUTES) $(CHAOS_ARGS)
 
 ## make floor TABLES=50: the least a table action costs in this stack (bare consumer, no database)
 floor: $(VENV)/.dev

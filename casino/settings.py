@@ -42,12 +42,25 @@ def database_from_url(url: str) -> dict:
             "CONN_MAX_AGE": int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
             # A health check is one more round trip before every database call of a consumer.
             "CONN_HEALTH_CHECKS": env_bool("DJANGO_CONN_HEALTH_CHECKS", True),
-            "OPTIONS": dict(parse_qsl(parts.query)),
+            "OPTIONS": postgres_options(dict(parse_qsl(parts.query))),
             "TEST": {"NAME": os.environ.get("DATABASE_TEST_NAME") or None},
         }
     raise ValueError(
         f"DATABASE_URL scheme {parts.scheme!r} is not supported (use postgres:// or sqlite:///)"
     )
+
+
+def postgres_options(options: dict) -> dict:
+    """A lock wait gives up after DJANGO_DB_LOCK_TIMEOUT_MS (3 s; 0: never) with an error, which a
+    socket answers as `unavailable` (try again). A process frozen inside a table's transaction
+    (SIGSTOP, a long pause) holds that table's lock until it wakes; without a limit, whoever
+    waits for it waits as long, and a Daphne server waits on its one database thread, so every
+    table it serves stops with the frozen one (docs/reliability.md). `options` in the URL's
+    query string replaces this one."""
+    lock_timeout = int(os.environ.get("DJANGO_DB_LOCK_TIMEOUT_MS", "3000"))
+    if lock_timeout > 0 and "options" not in options:
+        options["options"] = f"-c lock_timeout={lock_timeout}"
+    return options
 
 
 def sqlite_database(path) -> dict:

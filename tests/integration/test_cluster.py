@@ -8,6 +8,7 @@ import os
 import socket
 import subprocess
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -39,6 +40,13 @@ def free_ports(count: int) -> list[int]:
     return ports
 
 
+def cluster_database() -> str:
+    """The cluster's database, named after this checkout's test database (DATABASE_URL): two
+    checkouts on one PostgreSQL, on different migrations, must not migrate the same one."""
+    name = urllib.parse.urlsplit(os.environ.get("DATABASE_URL", "")).path.lstrip("/")
+    return f"{name or 'casino'}_cluster_test"
+
+
 @pytest.fixture
 def cluster(tmp_path, redis_url):
     if not answers(5432):
@@ -54,7 +62,7 @@ def cluster(tmp_path, redis_url):
     env.update(
         CLUSTER_PORTS=" ".join(map(str, ports)),
         CLUSTER_RUN_DIR=str(tmp_path / "run"),
-        CLUSTER_DB="casino_cluster_test",
+        CLUSTER_DB=cluster_database(),
         CLUSTER_REDIS_URL=redis_url,  # bin/cluster flushes it: this worker's own
     )
     started = subprocess.run(
@@ -149,3 +157,62 @@ async def watch_a_seat_taken_elsewhere(port_a, port_b, table_id, watcher_session
         event = await on_a.until(of_type("event"))
         assert event["seq"] == before + 1
         return event
+
+
+def cluster_command(cluster, *command: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["bin/cluster", *command],
+        cwd=ROOT,
+        env=cluster["env"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_one_process_killed_by_name_dies_with_its_children_and_respawns(cluster):
+    _, port_b = cluster["ports"]
+    run_dir = cluster["run_dir"]
+
+    # A worker dies with its pool, as a crashed container would.
+    worker = int((run_dir / "worker-1.pid").read_text())
+    children = Path(f"/proc/{worker}/task/{worker}/children")
+    deadline = time.monotonic() + 60  # the pool is forked once the worker has booted
+    while not children.read_text().split() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    pool = [int(p) for p in children.read_text().split()]
+    assert pool, "a Celery worker forks its pool"
+    killed = cluster_command(cluster, "kill", "worker-1")
+    assert killed.returncode == 0, killed.stdout + killed.stderr
+    assert not alive(worker) and not any(alive(p) for p in pool)
+    status = cluster_command(cluster, "status").stdout
+    assert "worker-1" not in status and "worker-2" in status
+
+    # A web server killed stops answering; respawned, it serves again on the same port.
+    assert cluster_command(cluster, "kill", f"web-{port_b}").returncode == 0
+    assert not answers(port_b)
+    for name in ("worker-1", f"web-{port_b}"):
+        respawned = cluster_command(cluster, "respawn", name)
+        assert respawned.returncode == 0, respawned.stdout + respawned.stderr
+        assert f"started {name}" in respawned.stdout
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not answers(port_b):
+        time.sleep(0.2)
+    status, _, body = get(port_b, "/healthz")
+    assert status == 200, body
+    assert alive(int((run_dir / "worker-1.pid").read_text()))
+
+    # Respawning a running process leaves it alone; a name the cluster does not have is refused.
+    again = cluster_command(cluster, "respawn", "worker-1")
+    assert again.returncode == 0 and "is running" in again.stdout
+    unknown = cluster_command(cluster, "respawn", "worker-9x")
+    assert unknown.returncode != 0
+    assert cluster_command(cluster, "kill", "beat-2").returncode != 0
