@@ -42,12 +42,15 @@ Measured (a sampler reads every table's seq, hand count and seats 4 times a seco
                    the ones that ended (completed).
     unavailable    `error` frames with code `unavailable` the bots received.
     audit_chips    holdem.selectors.audit.audit_chips on the database once the cluster stopped.
+    history        the hash chains of every ledger line and finished hand (manage.py
+                   verify_chain) on that database too: ok, or BROKEN.
     answers        how long each request (act, sit, sit_in, post, snapshot) waited for its answer
                    (the slowest are the ones sent to a frozen server).
 
 The last line is the summary:
     chaos: minutes=M faults=N (kill_web=.. ...) hands dealt=.. completed=.. unavailable=..
-        max_recover=..s stuck_tables=.. audit_chips=ok|FAILED load=1m,5m,15m cores=C   (one line)
+        max_recover=..s stuck_tables=.. audit_chips=ok|FAILED history=ok|BROKEN
+        load=1m,5m,15m cores=C   (one line)
 
 Every process it started (the cluster, its Redis) is stopped at the end, on Ctrl-C or failure
 too; a frozen server is sent SIGCONT first.
@@ -626,7 +629,9 @@ def hand_counts(tables: list[int], since) -> tuple[int, int]:
     return hands.count(), hands.exclude(ended_at=None).count()
 
 
-def report(args, run: dict, dealt: int, completed: int, chips_ok: bool, summary: str, loads) -> str:
+def report(
+    args, run: dict, dealt: int, completed: int, chips_ok: bool, summary: str, loads, history
+) -> str:
     faults: list[Fault] = run["faults"]
     figures: Figures = run["figures"]
     watch: Watch = run["watch"]
@@ -663,6 +668,8 @@ def report(args, run: dict, dealt: int, completed: int, chips_ok: bool, summary:
         + ", ".join(f"{t}={s:.0f}s" for t, s in sorted(watch.longest_stall.items()))
     )
     print(summary if not chips_ok else summary.splitlines()[-1])
+    history_ok, history_summary = history
+    print(history_summary if not history_ok else history_summary.splitlines()[-1])
     kinds = Counter(f.kind for f in faults)
     recovered = [f.recovery for f in faults if f.recovery is not None]
     never = sum(f.unrecovered for f in faults)
@@ -674,7 +681,8 @@ def report(args, run: dict, dealt: int, completed: int, chips_ok: bool, summary:
         + " ".join(f"{k}={kinds[k]}" for k in args.kinds)
         + f") hands dealt={dealt} completed={completed} unavailable={figures.errors['unavailable']}"
         f" max_recover={worst} stuck_tables={len(watch.stuck)}"
-        f" audit_chips={'ok' if chips_ok else 'FAILED'} load={loads[0]}..{loads[1]}"
+        f" audit_chips={'ok' if chips_ok else 'FAILED'}"
+        f" history={'ok' if history_ok else 'BROKEN'} load={loads[0]}..{loads[1]}"
         f" cores={os.cpu_count()} seed={args.seed}"
     )
     print(line)
@@ -745,8 +753,9 @@ def main(argv=None) -> int:
             load.cluster("stop", env)
         redis_kill(args)
     chips_ok, summary = load.audit()
+    history = load.history_audit()
     dealt, completed = hand_counts(faults_run["tables"], since)
-    line = report(args, faults_run, dealt, completed, chips_ok, summary, loads)
+    line = report(args, faults_run, dealt, completed, chips_ok, summary, loads, history)
     if args.summary_file:
         with args.summary_file.open("a") as out:
             out.write(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} {line}\n")

@@ -150,6 +150,17 @@ def audit() -> tuple[bool, str]:
     return result.ok, result.summary()
 
 
+def history_audit() -> tuple[bool, str]:
+    """The hash chains of every ledger line and finished hand (manage.py verify_chain)."""
+    from django.db import connection
+
+    from holdem.selectors.chains import chains_audit
+
+    connection.close()
+    result = chains_audit()
+    return result.ok, result.summary()
+
+
 # --- processes ------------------------------------------------------------------------------------
 
 # What counts as the server, by process kind; the bots and this process never do.
