@@ -63,6 +63,7 @@ import json
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -74,6 +75,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
+import psycopg  # noqa: E402
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus  # noqa: E402
 
 from bench import load  # noqa: E402
@@ -292,8 +294,6 @@ class Watch:
         return seqs
 
     async def run(self, until: float, stuck_seconds: float) -> None:
-        import psycopg
-
         connection = None
         while time.monotonic() < until:
             started = time.monotonic()
@@ -465,8 +465,6 @@ class Faults:
 
 
 def pg_cut(database: str) -> int:
-    import psycopg
-
     with psycopg.connect(f"{server_url()}/postgres", autocommit=True) as connection:
         rows = connection.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
@@ -543,8 +541,6 @@ def redis_kill(args) -> None:
 
 
 def port_free(port: int) -> bool:
-    import socket
-
     with socket.socket() as probe:
         return probe.connect_ex(("127.0.0.1", port)) != 0
 
@@ -623,7 +619,7 @@ def env_database_url(args) -> str:
 
 
 def hand_counts(tables: list[int], since) -> tuple[int, int]:
-    from holdem.models import HandRecord
+    from holdem.models import HandRecord  # after django.setup(), made for the cluster's database
 
     hands = HandRecord.objects.filter(table_id__in=tables, started_at__gte=since)
     return hands.count(), hands.exclude(ended_at=None).count()
@@ -733,7 +729,7 @@ def main(argv=None) -> int:
         redis_start(args)
         print(load.cluster("start", env).strip(), flush=True)
         load.use_cluster_settings(env)
-        from django.utils import timezone
+        from django.utils import timezone  # after django.setup(), as the line above sets it
 
         run_id = uuid.uuid4().hex[:6]
         plan = load.prepare(args.tables, run_id, args.seed)

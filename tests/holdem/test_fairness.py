@@ -10,11 +10,14 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from casino.accounts.models import LedgerEntry
 from casino.accounts.selectors import wallet_balance
 from casino.errors import DomainError
+from holdem import engine
+from holdem.engine.cards import new_deck
 from holdem.engine.commitment import deck_commitment, verify
 from holdem.models import HandRecord, Seat, SitGoTemplate, Tournament
 from holdem.selectors.table_view import public_table
@@ -161,8 +164,6 @@ def test_a_folded_hand_stays_hidden_from_the_other_player(seated, clock, client)
 
 
 def current_hole(record, seat):
-    from holdem import engine
-
     return engine.state_from_json(record.final_state).player(seat).hole
 
 
@@ -226,10 +227,6 @@ def test_a_sit_and_go_whose_seats_cannot_be_drawn_refuses_the_last_seat(make_pla
 
 
 def test_shuffle_dump_writes_decks_from_the_dealers_source(tmp_path, settings):
-    from django.core.management import CommandError, call_command
-
-    from holdem.engine.cards import new_deck
-
     out = tmp_path / "decks.txt"
     call_command("shuffle_dump", "200", "--output", str(out))
     decks = [line.split() for line in out.read_text().splitlines()]
