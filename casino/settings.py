@@ -112,6 +112,9 @@ CASINO_CLOCK = EMBEDDED and env_bool("CASINO_CLOCK", True)
 # How often the pairs of players are scored for chip dumping (docs/integrity.md): Celery beat,
 # or the embedded clock in one-process mode.
 CASINO_INTEGRITY_SECONDS = int(os.environ.get("CASINO_INTEGRITY_SECONDS", "600"))
+# How long a page of the lobby's room list, read once, is served again to the next viewer of the
+# same filter and page in this process (holdem/selectors/lobby_page.py); 0: read every time.
+CASINO_LOBBY_CACHE_SECONDS = float(os.environ.get("CASINO_LOBBY_CACHE_SECONDS", "1.5"))
 # Sign-up addresses in these networks tell no two players apart (the machine itself, a proxy, a
 # container or office network): they link no accounts (docs/integrity.md). Comma-separated.
 CASINO_UNLINKED_NETWORKS = [

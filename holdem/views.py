@@ -14,7 +14,7 @@ from holdem.history.replayer import hand_replay
 from holdem.models import HandRecord, Seat, Table, TableKind, TableStatus, Tournament
 from holdem.selectors.fairness import hand_fairness
 from holdem.selectors.hand_history import hand_before, hand_summary_for, hands_of
-from holdem.selectors.lobby import rooms_for_lobby
+from holdem.selectors.lobby_page import rooms_page
 from holdem.selectors.stats import chip_chart, leaderboards, player_stats
 from holdem.selectors.tournaments import tournament_results, tournament_stats
 from holdem.services import table_switch, wallet_refill
@@ -92,7 +92,8 @@ def table_page(request, table_id):
     held = (
         Seat.objects.filter(user=request.user).exclude(table=table).select_related("table").first()
     )
-    rooms = rooms_for_lobby()
+    # The room switcher: the lobby's first page (a page at a time, however many rooms are open).
+    rooms = rooms_page()["rooms"]
     # What the table client needs before its socket answers (static/js/table.js reads it).
     client = {
         "table_id": table.pk,

@@ -1,21 +1,59 @@
-"""The lobby websocket: the open rooms and Sit & Gos, then a `room` or `sit_and_go` frame whenever
-one changes."""
+"""The lobby websocket: one page of the open rooms under the player's filter, and the Sit & Gos
+(a `lobby` frame), then at most one `rooms` frame a second with what changed on that page
+(lobby/relay.py). A `lobby_view` frame changes the filter or the page."""
 
-from channels.db import database_sync_to_async
+import json
 
-from holdem.realtime.broadcast import LOBBY_GROUP
+from casino.errors import DomainError
 from holdem.realtime.sockets import SnapshotConsumer
-from holdem.selectors.lobby import rooms_for_lobby
-from holdem.selectors.tournaments import sit_and_gos_for_lobby
+from holdem.selectors.lobby_page import DEFAULT_VIEW, LobbyView, lobby_view
+from lobby.relay import lobby_relay
 
 
 class LobbyConsumer(SnapshotConsumer):
     understood_by = "the lobby"
+    view: LobbyView = DEFAULT_VIEW
 
     def snapshot_groups(self) -> list[str]:
-        return [LOBBY_GROUP]
+        # Not the lobby group: the process's relay is in it once, for all its lobby sockets.
+        return []
 
     async def send_snapshot(self) -> None:
-        rooms = await database_sync_to_async(rooms_for_lobby)()
-        sit_and_gos = await database_sync_to_async(sit_and_gos_for_lobby)()
-        await self.send_json({"type": "lobby", "rooms": rooms, "sit_and_gos": sit_and_gos})
+        await lobby_relay().watch(self, self.view)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if await self.frame_refused(text_data, bytes_data):
+            return
+        try:
+            frame = json.loads(text_data or "")
+        except ValueError:
+            frame = None
+        kind = frame.get("type") if isinstance(frame, dict) else None
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "snapshot":
+            await self.send_snapshot()
+        elif kind == "lobby_view":
+            assert isinstance(frame, dict)
+            try:
+                view = lobby_view({k: v for k, v in frame.items() if k != "type"})
+            except DomainError as error:
+                refused = {"type": "error", "code": error.code, "message": error.message}
+                await self.send_json({**refused, "fields": error.fields})
+                return
+            self.view = view
+            await self.send_snapshot()
+        else:
+            message = "the lobby understands 'ping', 'snapshot' and 'lobby_view'"
+            await self.send_json({"type": "error", "code": "unknown_type", "message": message})
+
+    async def close_tracked(self) -> None:
+        await lobby_relay().unwatch(self)
+        await super().close_tracked()
+
+    async def rejoin_groups(self) -> None:
+        """After the layer lost our groups the relay joins the lobby's again and reads its pages
+        again; this socket is sent its page (SnapshotConsumer)."""
+        if getattr(self, "tracked", False):
+            await lobby_relay().rejoin()
+        await super().rejoin_groups()

@@ -10,8 +10,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import DomainError
 from holdem.selectors.game_state import epoch_ms
-from holdem.selectors.lobby import rooms_for_lobby, rooms_with_figures
-from holdem.selectors.tournaments import sit_and_go_summary, sit_and_gos_for_lobby
+from holdem.selectors.lobby_page import (
+    DEFAULT_VIEW,
+    lobby_page_frame,
+    lobby_view_from_query,
+    rooms_page,
+    sit_and_gos_page,
+)
+from holdem.selectors.tournaments import sit_and_go_summary
 from holdem.selectors.waiting_list import waiting_lines_of
 from holdem.services import table_switch
 from holdem.services.tournaments import tournament_register, tournament_unregister
@@ -26,9 +32,12 @@ def home(request):
 
 @login_required
 def lobby(request):
-    # The page marks the room where the viewer has a seat: lobby frames name players by username.
+    # The first page of every room, as a lobby socket's first frame has it; the page's script
+    # then asks its socket for the player's own filter and page. The page marks the room where
+    # the viewer has a seat: lobby frames name players by username.
     now = timezone.now()
-    rooms = rooms_with_figures(rooms_for_lobby(), now=now)
+    first = lobby_page_frame(DEFAULT_VIEW, rooms_page(DEFAULT_VIEW), sit_and_gos_page())
+    rooms = first["rooms"]
     lines = waiting_lines_of(request.user, now=now)
     by_room = {line["table_id"]: line for line in lines}
     return render(
@@ -36,6 +45,7 @@ def lobby(request):
         "lobby/lobby.html",
         {
             "rooms": rooms,
+            "lobby_page": {k: v for k, v in first.items() if k not in ("rooms", "sit_and_gos")},
             "rows": [
                 {
                     "room": room,
@@ -44,7 +54,7 @@ def lobby(request):
                 }
                 for room in rooms
             ],
-            "sit_and_gos": sit_and_gos_for_lobby(),
+            "sit_and_gos": first["sit_and_gos"],
             "viewer": {"username": request.user.get_username()},
             "waiting": {"entries": lines, "now": epoch_ms(now)},
         },
@@ -54,10 +64,17 @@ def lobby(request):
 @login_required
 @require_GET
 def rooms_now(request):
-    """The open rooms as the lobby shows them, with their figures: for the lobby to refresh the
-    figures (room frames carry none) and a table page's room switcher to stay current without a
-    lobby socket of its own."""
-    response = JsonResponse({"rooms": rooms_with_figures(rooms_for_lobby())})
+    """One page of the open rooms as the lobby shows it, with their figures and the totals, under
+    the filter in the query (docs/protocol.md, `GET /lobby/rooms/`): for the lobby without its
+    socket and a table page's room switcher, without a lobby socket of its own. Read through a
+    cache of a moment per filter and page (holdem/selectors/lobby_page.py)."""
+    try:
+        view = lobby_view_from_query(dict(request.GET.lists()))
+    except DomainError as error:
+        return _refused(error)
+    page = rooms_page(view)
+    answer = {k: v for k, v in page.items() if k != "read_at"}
+    response = JsonResponse({**answer, "view": {**view.as_dict(), "page": page["page"]}})
     response["Cache-Control"] = "no-store"
     return response
 
@@ -141,4 +158,7 @@ def _lines(request):
 
 
 def _refused(error: DomainError):
-    return JsonResponse({"error": {"code": error.code, "message": error.message}}, status=400)
+    refused = {"code": error.code, "message": error.message}
+    if error.fields:
+        refused["fields"] = error.fields
+    return JsonResponse({"error": refused}, status=400)

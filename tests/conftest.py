@@ -25,6 +25,9 @@ def no_embedded_clock(settings):
     """Tests drive the clock themselves (deadlines_fire_due with a chosen `now`)."""
     settings.CASINO_CLOCK = False
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
+    # The lobby's pages are read anew each time (tests/lobby/test_room_pages.py turns it on):
+    # a test reads the list again right after changing it.
+    settings.CASINO_LOBBY_CACHE_SECONDS = 0
 
 
 @pytest.fixture

@@ -10,3 +10,16 @@ def follow(table, you, frame):
     if frame.get("type") == "event" and table is not None:
         frame["table"] = table
     return table, you
+
+
+def lobby_rooms(frames):
+    """Room id -> the room as a lobby client holds it after `frames`: a `lobby` frame's page,
+    with each `rooms` frame's changes added (docs/protocol.md, Lobby)."""
+    rooms = {}
+    for frame in frames:
+        if frame.get("type") == "lobby":
+            rooms = {room["id"]: room for room in frame["rooms"]}
+        elif frame.get("type") == "rooms":
+            for change in frame["rooms"]:
+                rooms[change["id"]] = {**rooms.get(change["id"], {}), **change}
+    return rooms

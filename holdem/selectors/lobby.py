@@ -2,7 +2,7 @@
 (the last hour's hands, average pot and players per flop, the waiting lists) in three queries.
 """
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -43,6 +43,9 @@ def room_summary(table: Table, seats: Sequence[Seat] | None = None) -> dict[str,
         "ready": sum(1 for s in seats if not s.sitting_out and s.stack > 0),
         "players": [s.user.username for s in seats],
         "spectators": table.spectators,
+        # Seats held for the waiting list (holdem/services/waiting.py keeps the table's copy):
+        # with it the lobby can tell whether a room has a free seat from this summary alone.
+        "reserved": len(table.held_seats or {}),
         "playing": table.in_hand,
         "min_buy_in": table.min_buy_in,
         "max_buy_in": table.max_buy_in,
@@ -87,9 +90,16 @@ def _pot_total() -> Any:
     return total
 
 
-def room_figures(now: datetime | None = None) -> dict[int, dict[str, Any]]:
+def _only(table_ids: Collection[int] | None, field: str) -> dict[str, Any]:
+    """The filter keeping a figures query to `table_ids` (none: every room)."""
+    return {} if table_ids is None else {f"{field}__in": list(table_ids)}
+
+
+def room_figures(
+    now: datetime | None = None, *, table_ids: Collection[int] | None = None
+) -> dict[int, dict[str, Any]]:
     """Room id -> {"hands_per_hour", "average_pot", "players_per_flop", "waiting", "reserved"}
-    for the rooms with any. `players_per_flop` is the percent of the players dealt in who saw
+    for the rooms with any (of `table_ids` only, if given: a page of the lobby). `players_per_flop` is the percent of the players dealt in who saw
     the flop (None without hands): a hand that ended before the flop showed it to no one; one
     that reached it (its board is not empty) showed it to everyone who did not fold before it."""
     now = now or timezone.now()
@@ -103,6 +113,7 @@ def room_figures(now: datetime | None = None) -> dict[int, dict[str, Any]]:
         HandRecord.objects.filter(ended_at__gt=since, ended_at__lte=now)
         .values("table_id")
         .annotate(hands=Count("id"), pots=Sum(_pot_total()))
+        .filter(**_only(table_ids, "table_id"))
         .values_list("table_id", "hands", "pots")
     )
     for table_id, count, pots in hands:
@@ -121,6 +132,7 @@ def room_figures(now: datetime | None = None) -> dict[int, dict[str, Any]]:
             dealt=Count("id"),
             saw_flop=Count("id", filter=~Q(hand__board=[]) & ~Q(Exists(folded_before_flop))),
         )
+        .filter(**_only(table_ids, "hand__table_id"))
         .values_list("hand__table_id", "dealt", "saw_flop")
     )
     for table_id, dealt, saw_flop in players:
@@ -130,6 +142,7 @@ def room_figures(now: datetime | None = None) -> dict[int, dict[str, Any]]:
     lines = (
         WaitingEntry.objects.values("table_id")
         .annotate(waiting=Count("id"), reserved=Count("id", filter=Q(offered_seat__isnull=False)))
+        .filter(**_only(table_ids, "table_id"))
         .values_list("table_id", "waiting", "reserved")
     )
     for table_id, waiting, reserved in lines:

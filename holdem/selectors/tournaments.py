@@ -8,7 +8,7 @@ The shapes are the ones docs/protocol.md gives for the `sit_and_go` frame and th
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Case, Q, Value, When
 from django.urls import reverse
 from django.utils import timezone
 
@@ -76,20 +76,32 @@ def sit_and_go_summary(tournament: Tournament, players: list[str] | None = None)
 def sit_and_gos_for_lobby() -> list[dict[str, Any]]:
     """The lobby's Sit & Go list: those taking entries, then those running, then those that
     ended in the last hour."""
+    return sit_and_gos_listed(None)[0]
+
+
+def sit_and_gos_listed(limit: int | None) -> tuple[list[dict[str, Any]], int]:
+    """The first `limit` of the lobby's Sit & Go list (sit_and_gos_for_lobby; None: all of them),
+    ordered in SQL, and how many the whole list holds."""
     recent = timezone.now() - LISTED_AFTER_END
     listed = Tournament.objects.filter(
         Q(status__in=[TournamentStatus.REGISTERING, TournamentStatus.RUNNING])
         | Q(finished_at__gte=recent)
     )
-    order: dict[str, int] = {TournamentStatus.REGISTERING: 0, TournamentStatus.RUNNING: 1}
-    tournaments = sorted(listed, key=lambda t: (order.get(t.status, 2), t.template_id, -t.pk))
+    order = Case(
+        When(status=TournamentStatus.REGISTERING, then=Value(0)),
+        When(status=TournamentStatus.RUNNING, then=Value(1)),
+        default=Value(2),
+    )
+    ordered = listed.annotate(listed_order=order).order_by("listed_order", "template_id", "-pk")
+    tournaments = list(ordered if limit is None else ordered[:limit])
+    total = len(tournaments) if limit is None or len(tournaments) < limit else listed.count()
     names: dict[int, list[str]] = {t.pk: [] for t in tournaments}
     rows = TournamentEntry.objects.filter(tournament__in=tournaments).order_by(
         "registered_at", "id"
     )
     for tournament_id, username in rows.values_list("tournament_id", "user__username"):
         names[tournament_id].append(username)
-    return [sit_and_go_summary(t, names[t.pk]) for t in tournaments]
+    return [sit_and_go_summary(t, names[t.pk]) for t in tournaments], total
 
 
 def tournament_of_table(table: Table) -> Tournament | None:

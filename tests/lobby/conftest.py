@@ -3,6 +3,6 @@
 pytest finds them here too; they are written once, there."""
 
 from tests.holdem.conftest import clock, room, seated
-from tests.realtime.conftest import table_room
+from tests.realtime.conftest import lobby_sends_often, table_room
 
-__all__ = ["clock", "room", "seated", "table_room"]
+__all__ = ["clock", "lobby_sends_often", "room", "seated", "table_room"]

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from holdem.models import Table
 from holdem.realtime.delta import decode
+from tests.frames import lobby_rooms
 from tests.holdem.test_admin import form_data, input_names
 from tests.realtime.conftest import open_socket
 
@@ -16,6 +17,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def room_frame(name):
     return lambda f: f["type"] == "room" and f["room"]["name"] == name
+
+
+def in_lobby(lobby, name):
+    """The room named `name` as the lobby socket now shows it (None: not on its page)."""
+    return next((r for r in lobby_rooms(lobby.frames).values() if r["name"] == name), None)
+
+
+def lobby_has(lobby, name, test=lambda room: True):
+    """A predicate for `until`: the lobby's page shows the room, and `test` holds for it."""
+    return lambda f: (room := in_lobby(lobby, name)) is not None and test(room)
 
 
 def test_rooms_made_changed_and_closed_in_the_admin_reach_lobby_and_table_sockets(
@@ -34,10 +45,11 @@ def test_rooms_made_changed_and_closed_in_the_admin_reach_lobby_and_table_socket
 
         response = await post(reverse("admin:holdem_table_add"), form_data(name="Night owls"))
         assert response.status_code == 302
-        for sock in (lobby, table):
-            made = await sock.until(room_frame("Night owls"))
-            assert made["room"]["status"] == "open" and made["room"]["taken"] == 0
-            assert made["room"]["min_buy_in"] == 200
+        made = (await table.until(room_frame("Night owls")))["room"]
+        # The lobby's relay reads its page again: the new room comes within its range.
+        await lobby.until(lobby_has(lobby, "Night owls"))
+        for room in (made, in_lobby(lobby, "Night owls")):
+            assert room["status"] == "open" and room["taken"] == 0 and room["min_buy_in"] == 200
 
         made = await database_sync_to_async(Table.objects.get)(name="Night owls")
         inside = await open_socket(f"/ws/table/{made.pk}/", user=carol, name="carol at the room")
@@ -47,12 +59,12 @@ def test_rooms_made_changed_and_closed_in_the_admin_reach_lobby_and_table_socket
         data = form_data(name="Night owls", min_buy_in=300, small_blind=10, big_blind=20)
         response = await post(url, {k: v for k, v in data.items() if k in shown})
         assert response.status_code == 302
-        for sock in (lobby, table):
-            # (The lobby heard of carol watching the room first: a room frame of its own.)
-            changed = await sock.until(
-                lambda f: room_frame("Night owls")(f) and f["room"]["min_buy_in"] == 300
-            )
-            assert changed["room"]["stakes"] == "10/20"
+        changed = await table.until(
+            lambda f: room_frame("Night owls")(f) and f["room"]["min_buy_in"] == 300
+        )
+        assert changed["room"]["stakes"] == "10/20"
+        await lobby.until(lobby_has(lobby, "Night owls", lambda r: r["min_buy_in"] == 300))
+        assert in_lobby(lobby, "Night owls")["stakes"] == "10/20"
         # A page open at that room sees its new rules at once too.
         changed = await inside.until(
             lambda f: f["type"] == "event" and f["event"]["kind"] == "options_changed"
@@ -71,9 +83,10 @@ def test_rooms_made_changed_and_closed_in_the_admin_reach_lobby_and_table_socket
             {"action": "close_rooms", "_selected_action": [made.pk]},
         )
         assert response.status_code == 302
-        for sock in (lobby, table):
-            closed = await sock.until(room_frame("Night owls"))
-            assert closed["room"]["status"] == "closed"
+        closed = await table.until(room_frame("Night owls"))
+        assert closed["room"]["status"] == "closed"
+        # A closed room leaves the lobby's page: the page is read again without it.
+        await lobby.until(lambda f: f["type"] == "lobby" and in_lobby(lobby, "Night owls") is None)
         for sock in (lobby, table, inside):
             await sock.close()
 
@@ -91,8 +104,9 @@ def test_a_room_made_from_a_preset_in_the_admin_reaches_the_lobby(admin_client, 
             reverse("admin:holdem_table_from_preset"), {"name": "Friday PL", "preset": "pl50"}
         )
         assert response.status_code == 302
-        made = await lobby.until(room_frame("Friday PL"))
-        assert made["room"]["stakes"] == "50/100" and made["room"]["structure"] == "pot_limit"
+        await lobby.until(lobby_has(lobby, "Friday PL"))
+        made = in_lobby(lobby, "Friday PL")
+        assert made["stakes"] == "50/100" and made["structure"] == "pot_limit"
         await lobby.close()
 
     async_to_sync(scenario)()

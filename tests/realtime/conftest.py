@@ -103,6 +103,15 @@ def countdown_left(table_id) -> float:
     return max(31.0, (starts - timezone.now()).total_seconds() + 1 if starts else 0.0)
 
 
+@pytest.fixture(autouse=True)
+def lobby_sends_often(monkeypatch):
+    """The lobby relay sends its changes every 50 ms here, not every second: the tests wait for
+    them. (tests/lobby/test_lobby_socket.py drives the relay's sends itself.)"""
+    from lobby import relay
+
+    monkeypatch.setattr(relay, "FLUSH_SECONDS", 0.05)
+
+
 @pytest.fixture
 def table_room(db):
     from holdem.services import room_create

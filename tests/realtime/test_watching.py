@@ -10,6 +10,7 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from tests.conftest import service_missing
+from tests.frames import lobby_rooms
 from tests.realtime.conftest import open_socket
 
 NODE_REPLAY = Path(__file__).with_name("replay_frames.mjs")
@@ -28,8 +29,7 @@ async def settle(*sockets):
 
 def room_in_lobby(lobby, table_id):
     """The room as the lobby socket last heard of it."""
-    rooms = [f["room"] for f in lobby.frames if f["type"] == "room" and f["room"]["id"] == table_id]
-    return rooms[-1] if rooms else None
+    return lobby_rooms(lobby.frames).get(table_id)
 
 
 def page_count(sock) -> int:

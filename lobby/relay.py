@@ -1,0 +1,394 @@
+"""The lobby relay: in each web process, one member of the lobby group for all the lobby sockets
+the process holds, and at most one frame a second to each of them.
+
+The services tell the lobby group of every change of a room or a Sit & Go (`room`, `waiting_room`,
+`sit_and_go` frames, holdem/services/notify.py and others), after every hand. Sent to every lobby
+socket, a socket's traffic grew with the number of rooms. The relay hears them instead, keeps the
+latest of each room for the current second, and once a second sends each view (a filter and a
+page, lobby_page.LobbyView) one `rooms` frame with the changes to the rooms on that page, encoded
+once for all the sockets watching it. A room that leaves the page, or one that comes into its
+range, has the page read again (`lobby` frame). docs/decisions.md, Lobby.
+
+The guarantees of every socket hold: the relay is in the group before a page is read, a page read
+(cached a moment: lobby_page.rooms_page) is followed by the changes heard since it began, and
+after the layer lost its groups every page is read again.
+"""
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import deque
+from typing import Any, Protocol
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from holdem.realtime.broadcast import LOBBY_GROUP
+from holdem.realtime.delta import encode
+from holdem.selectors.lobby_page import (
+    PAGE_SIZE,
+    LobbyView,
+    lobby_page_frame,
+    room_matches,
+    rooms_page,
+    sit_and_gos_page,
+)
+
+log = logging.getLogger(__name__)
+
+# How often each lobby socket hears of the changes (at most one frame each time).
+FLUSH_SECONDS = 1.0
+# A page in use is read again this often: the figures and the totals, which the changes do not
+# carry, stay this fresh.
+REFRESH_SECONDS = 30.0
+# How long the relay remembers the changes it sent: a page read (cached up to
+# CASINO_LOBBY_CACHE_SECONDS) is brought up to date with those heard since it began.
+HISTORY_SECONDS = 5.0
+
+
+class LobbySocket(Protocol):
+    async def send(self, text_data: str | None = None) -> None: ...
+
+
+Changes = dict[int, dict[str, Any]]
+
+
+def merge_into(into: Changes, changes: Changes) -> None:
+    for key, change in changes.items():
+        into[key] = {**into.get(key, {}), **change}
+
+
+class PageState:
+    """One view's page as the sockets watching it were last told it."""
+
+    def __init__(self, view: LobbyView):
+        self.view = view
+        self.sockets: set[LobbySocket] = set()  # told the page: they hear its changes
+        self.watchers: set[LobbySocket] = set()  # those, and the ones waiting for the page
+        self.page: dict[str, Any] | None = None  # rooms_page's answer, its rooms kept current
+        self.rows: dict[int, dict[str, Any]] = {}
+        self.stale = False  # the page's rooms are no longer the ones the view lists
+        self.loading: asyncio.Future | None = None
+
+    def load(self, page: dict[str, Any]) -> None:
+        self.page = page
+        self.rows = {room["id"]: room for room in page["rooms"]}
+        self.stale = False
+
+    def in_range(self, room_id: int) -> bool:
+        """Whether a room that the view lists would fall on this page (the site's order: by id)."""
+        assert self.page is not None
+        ids = list(self.rows)
+        after_first = self.page["page"] == 1 or not ids or room_id > ids[0]
+        before_last = len(ids) < PAGE_SIZE or room_id < ids[-1]
+        return after_first and before_last
+
+    def apply(self, changes: Changes) -> list[dict[str, Any]]:
+        """Take the rooms' changes in; returns those to send (the page's rooms that changed) and
+        sets `stale` when a room leaves the page or one comes into its range."""
+        sent = []
+        for room_id, change in changes.items():
+            row = self.rows.get(room_id)
+            if row is not None:
+                new = {**row, **change}
+                if not room_matches(new, self.view):
+                    self.stale = True
+                elif new != row:
+                    self.rows[room_id] = new
+                    sent.append({"id": room_id, **change})
+            elif (
+                "structure" in change
+                and room_matches(change, self.view)
+                and self.in_range(room_id)
+            ):
+                self.stale = True
+        return sent
+
+    def snapshot(self, sit_and_gos: dict[str, Any]) -> dict[str, Any]:
+        assert self.page is not None
+        page = {**self.page, "rooms": list(self.rows.values())}
+        return lobby_page_frame(self.view, page, sit_and_gos)
+
+
+class LobbyRelay:
+    """The lobby relay of one event loop (one per Daphne process)."""
+
+    def __init__(self) -> None:
+        self.pages: dict[LobbyView, PageState] = {}
+        self.watching: dict[LobbySocket, PageState] = {}
+        self.rooms: Changes = {}  # heard this second, not yet sent
+        self.sit_and_go_changes: Changes = {}
+        # (sent at, rooms, Sit & Gos) of the last HISTORY_SECONDS
+        self.history: deque[tuple[float, Changes, Changes]] = deque()
+        self.covered_from = 0.0  # every change heard since is in `history` or not yet sent
+        self.channel: str | None = None
+        self.tasks: list[asyncio.Task] = []
+        self.starting = asyncio.Lock()
+        self.sit_and_gos: dict[str, Any] | None = None
+        self.sit_and_gos_stale = False
+        self.rejoined_at = 0.0
+        self.frames_sent = 0
+
+    # ----- the sockets -----
+
+    async def watch(self, socket: LobbySocket, view: LobbyView) -> None:
+        """Send `socket` the view's page (a `lobby` frame), then its changes."""
+        await self.start()
+        self.unwatch_now(socket)
+        state = self.pages.get(view)
+        if state is None:
+            state = self.pages[view] = PageState(view)
+        # Counted as watching before the page is read: the relay stays up for it.
+        self.watching[socket] = state
+        state.watchers.add(socket)
+        if state.page is None:
+            await self.load(state)
+        if state.page is None:
+            raise RuntimeError("the lobby's page could not be read")
+        if self.sit_and_gos is None:
+            await self.load_sit_and_gos()
+        if self.watching.get(socket) is not state:
+            return  # gone, or another view asked for, while the page was read
+        assert self.sit_and_gos is not None
+        text = encode(state.snapshot(self.sit_and_gos))
+        state.sockets.add(socket)  # from here on, the page's changes; nothing awaited between
+        await socket.send(text_data=text)
+
+    def unwatch_now(self, socket: LobbySocket) -> None:
+        state = self.watching.pop(socket, None)
+        if state is not None:
+            state.sockets.discard(socket)
+            state.watchers.discard(socket)
+            if not state.watchers and self.pages.get(state.view) is state:
+                del self.pages[state.view]
+
+    async def unwatch(self, socket: LobbySocket) -> None:
+        self.unwatch_now(socket)
+        if not self.watching:
+            await self.stop()
+
+    async def rejoin(self) -> None:
+        """The layer may have lost the group (heartbeat.py): join it again and read every page
+        again, since changes may have been missed. Once for all the sockets that ask at once."""
+        if self.channel is None or time.monotonic() - self.rejoined_at < FLUSH_SECONDS:
+            return
+        self.rejoined_at = time.monotonic()
+        layer = get_channel_layer()
+        assert layer is not None
+        await layer.group_add(LOBBY_GROUP, self.channel)
+        self.covered_from = time.time()
+        self.history.clear()
+        for state in self.pages.values():
+            state.stale = True
+        self.sit_and_gos_stale = True
+
+    # ----- reading pages -----
+
+    async def load(self, state: PageState, not_before: float | None = None) -> None:
+        """Read the view's page (shared by every socket that asks while it is read), brought up
+        to date with the changes heard since the read began."""
+        if state.loading is not None:
+            await asyncio.shield(state.loading)
+            return
+        state.loading = asyncio.get_running_loop().create_future()
+        try:
+            floor = max(self.covered_from, not_before or 0.0)
+            page = await database_sync_to_async(rooms_page)(state.view, floor)
+            state.load(page)
+            state.apply(self.heard_since(page["read_at"])[0])
+        finally:
+            state.loading.set_result(None)
+            state.loading = None
+
+    async def load_sit_and_gos(self, not_before: float | None = None) -> None:
+        floor = max(self.covered_from, not_before or 0.0)
+        listed = await database_sync_to_async(sit_and_gos_page)(floor)
+        known = {s["id"]: s for s in listed["sit_and_gos"]}
+        for key, change in self.heard_since(listed["read_at"])[1].items():
+            if key in known:
+                known[key] = {**known[key], **change}
+        listed["sit_and_gos"] = list(known.values())
+        self.sit_and_gos = listed
+        self.sit_and_gos_stale = False
+
+    def heard_since(self, read_at: float) -> tuple[Changes, Changes]:
+        """The changes sent since `read_at`, and those not sent yet: a read that began at
+        `read_at` may be missing them. (Sent again to a page that has them: harmless, since
+        a change carries the room's fields as they now are.)"""
+        rooms: Changes = {}
+        sit_and_gos: Changes = {}
+        for sent_at, batch, sng in self.history:
+            if sent_at >= read_at:
+                merge_into(rooms, batch)
+                merge_into(sit_and_gos, sng)
+        return rooms, sit_and_gos
+
+    # ----- hearing the changes -----
+
+    async def start(self) -> None:
+        async with self.starting:
+            if self.channel is not None:
+                return
+            layer = get_channel_layer()
+            assert layer is not None
+            channel = await layer.new_channel()
+            await layer.group_add(LOBBY_GROUP, channel)
+            self.channel = channel
+            self.covered_from = time.time()
+            loop = asyncio.get_running_loop()
+            self.tasks = [loop.create_task(self.hear()), loop.create_task(self.run())]
+
+    async def stop(self) -> None:
+        channel, self.channel = self.channel, None
+        tasks, self.tasks = self.tasks, []
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.pages.clear()
+        self.rooms.clear()
+        self.sit_and_go_changes.clear()
+        self.history.clear()
+        self.sit_and_gos = None
+        layer = get_channel_layer()
+        if channel is not None and layer is not None:
+            with contextlib.suppress(Exception):
+                await layer.group_discard(LOBBY_GROUP, channel)
+
+    async def hear(self) -> None:
+        layer = get_channel_layer()
+        assert layer is not None and self.channel is not None
+        while True:
+            try:
+                message = await layer.receive(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a Redis outage: try again (the heartbeat rejoins after one)
+                log.exception("the lobby relay could not read the channel layer")
+                await asyncio.sleep(1)
+                continue
+            self.take(message)
+
+    def take(self, message: dict[str, Any]) -> None:
+        """One change, kept until the next send; a later one of the same room adds to it."""
+        text = message.get("text")
+        if message.get("type") != "table.message" or not isinstance(text, str):
+            return
+        frame = json.loads(text)
+        kind = frame.get("type")
+        if kind == "room":
+            merge_into(self.rooms, {frame["room"]["id"]: frame["room"]})
+        elif kind == "waiting_room":
+            change = {"waiting": frame["waiting"], "reserved": frame["reserved"]}
+            merge_into(self.rooms, {frame["table_id"]: change})
+        elif kind == "sit_and_go":
+            merge_into(self.sit_and_go_changes, {frame["sit_and_go"]["id"]: frame["sit_and_go"]})
+
+    # ----- sending them, once a second -----
+
+    async def run(self) -> None:
+        while True:
+            started = time.monotonic()
+            try:
+                await self.flush()
+            except Exception:
+                log.exception("the lobby relay's send failed")
+            await asyncio.sleep(max(0.05, FLUSH_SECONDS - (time.monotonic() - started)))
+
+    async def flush(self) -> None:
+        """Send each page's sockets the changes heard since the last time: one frame each."""
+        now = time.time()
+        rooms, self.rooms = self.rooms, {}
+        sit_and_gos, self.sit_and_go_changes = self.sit_and_go_changes, {}
+        self.history.append((now, rooms, sit_and_gos))
+        while self.history and self.history[0][0] < now - HISTORY_SECONDS:
+            self.covered_from = self.history.popleft()[0]
+        sng_sent = await self.sit_and_gos_changed(sit_and_gos, now)
+        for state in list(self.pages.values()):
+            if state.page is None or state.loading is not None or not state.sockets:
+                continue
+            try:
+                frame = await self.page_changed(state, rooms, now)
+            except Exception:  # the database, for a moment: this page tries again next time
+                log.exception("the lobby relay could not read a page again")
+                state.stale = True
+                continue
+            if frame is None:
+                if not sng_sent or state.view.kind == "cash":
+                    continue
+                frame = {"type": "rooms", "rooms": []}
+            if frame["type"] == "rooms" and state.view.kind != "cash" and sng_sent:
+                frame["sit_and_gos"] = sng_sent
+            text = encode(frame)
+            for socket in list(state.sockets):
+                await socket.send(text_data=text)
+                self.frames_sent += 1
+
+    async def sit_and_gos_changed(self, changes: Changes, now: float) -> list[dict[str, Any]]:
+        """The Sit & Go changes to send: those of the list's tournaments, and new ones while the
+        list has room; all of it again, read anew, after a lost layer or every REFRESH_SECONDS."""
+        listed = self.sit_and_gos
+        if listed is None:
+            return []
+        if self.sit_and_gos_stale or now - listed["read_at"] > REFRESH_SECONDS:
+            before = {s["id"]: s for s in listed["sit_and_gos"]}
+            try:
+                await self.load_sit_and_gos(not_before=now)
+            except Exception:
+                log.exception("the lobby relay could not read the Sit & Go list again")
+                self.sit_and_gos_stale = True
+                return []
+            assert self.sit_and_gos is not None
+            return [s for s in self.sit_and_gos["sit_and_gos"] if before.get(s["id"]) != s]
+        known = {s["id"]: s for s in listed["sit_and_gos"]}
+        sent = []
+        for key, change in changes.items():
+            if key in known or len(known) < PAGE_SIZE:
+                known[key] = {**known.get(key, {}), **change}
+                sent.append(known[key])
+        listed["sit_and_gos"] = list(known.values())
+        return sent
+
+    async def page_changed(
+        self, state: PageState, rooms: Changes, now: float
+    ) -> dict[str, Any] | None:
+        """The frame for `state`'s sockets: the changed rooms of the page (`rooms`), the page read
+        again (`lobby`) when its rooms are no longer the ones listed, or nothing."""
+        assert state.page is not None
+        sent = state.apply(rooms)
+        if not state.stale and now - state.page["read_at"] <= REFRESH_SECONDS:
+            return {"type": "rooms", "rooms": sent} if sent else None
+        before = state.page, dict(state.rows)
+        await self.load(state, not_before=now)
+        assert self.sit_and_gos is not None
+        old_page, old_rows = before
+        if (
+            list(state.rows) != list(old_rows)
+            or state.page["page"] != old_page["page"]
+            or state.page["pages"] != old_page["pages"]
+        ):
+            return state.snapshot(self.sit_and_gos)
+        changed = [row for key, row in state.rows.items() if old_rows[key] != row]
+        frame: dict[str, Any] = {"type": "rooms", "rooms": changed}
+        if state.page["totals"] != old_page["totals"]:
+            frame["totals"] = state.page["totals"]
+        if state.page["stakes"] != old_page["stakes"]:
+            frame["stakes"] = state.page["stakes"]
+        return frame if len(frame) > 2 or changed else None
+
+
+_relays: dict[asyncio.AbstractEventLoop, LobbyRelay] = {}
+
+
+def lobby_relay() -> LobbyRelay:
+    """The relay of the running event loop (Daphne has one; tests may run several)."""
+    loop = asyncio.get_running_loop()
+    relay = _relays.get(loop)
+    if relay is None:
+        for old in [other for other in _relays if other.is_closed()]:
+            del _relays[old]
+        relay = _relays[loop] = LobbyRelay()
+    return relay
