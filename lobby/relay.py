@@ -172,7 +172,7 @@ class LobbyRelay:
     async def rejoin(self) -> None:
         """The layer may have lost the group (heartbeat.py): join it again and read every page
         again, since changes may have been missed. Once for all the sockets that ask at once."""
-        if self.channel is None or time.monotonic() - self.rejoined_at < FLUSH_SECONDS:
+        if self.channel is None or time.monotonic() - self.rejoined_at < 1.0:
             return
         self.rejoined_at = time.monotonic()
         layer = get_channel_layer()

@@ -5,6 +5,7 @@ import os
 import threading
 
 import pytest
+from django.core.cache import cache
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.urls import reverse
 from django_otp.oath import totp
@@ -28,6 +29,7 @@ def no_embedded_clock(settings):
     # The lobby's pages are read anew each time (tests/lobby/test_room_pages.py turns it on):
     # a test reads the list again right after changing it.
     settings.CASINO_LOBBY_CACHE_SECONDS = 0
+    cache.clear()
 
 
 @pytest.fixture
