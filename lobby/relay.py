@@ -99,9 +99,7 @@ class PageState:
                     self.rows[room_id] = new
                     sent.append({"id": room_id, **change})
             elif (
-                "structure" in change
-                and room_matches(change, self.view)
-                and self.in_range(room_id)
+                "structure" in change and room_matches(change, self.view) and self.in_range(room_id)
             ):
                 self.stale = True
         return sent
@@ -291,12 +289,13 @@ class LobbyRelay:
 
     async def run(self) -> None:
         while True:
-            started = time.monotonic()
             try:
                 await self.flush()
             except Exception:
                 log.exception("the lobby relay's send failed")
-            await asyncio.sleep(max(0.05, FLUSH_SECONDS - (time.monotonic() - started)))
+            # Counted from the end of a send, which may have read pages again: a socket sent to
+            # late in one send and early in the next still hears at most once a second.
+            await asyncio.sleep(FLUSH_SECONDS)
 
     async def flush(self) -> None:
         """Send each page's sockets the changes heard since the last time: one frame each."""

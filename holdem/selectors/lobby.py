@@ -99,9 +99,10 @@ def room_figures(
     now: datetime | None = None, *, table_ids: Collection[int] | None = None
 ) -> dict[int, dict[str, Any]]:
     """Room id -> {"hands_per_hour", "average_pot", "players_per_flop", "waiting", "reserved"}
-    for the rooms with any (of `table_ids` only, if given: a page of the lobby). `players_per_flop` is the percent of the players dealt in who saw
-    the flop (None without hands): a hand that ended before the flop showed it to no one; one
-    that reached it (its board is not empty) showed it to everyone who did not fold before it."""
+    for the rooms with any (of `table_ids` only, if given: a page of the lobby).
+    `players_per_flop` is the percent of the players dealt in who saw the flop (None without
+    hands): a hand that ended before the flop showed it to no one; one that reached it (its
+    board is not empty) showed it to everyone who did not fold before it."""
     now = now or timezone.now()
     since = now - WINDOW
     figures: dict[int, dict[str, Any]] = {}

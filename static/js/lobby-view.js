@@ -1,7 +1,11 @@
 // What the lobby shows of its rooms: the player's filters and sort order (kept in localStorage by
-// lobby.js), applied to the rooms the server sent. No DOM here, so tests/js runs it under Node.
+// lobby.js). The server filters and pages (the `lobby_view` frame, viewFrame below); the same
+// filter applied here hides at once what a change of filter will take off the page, and the sort
+// order sorts the page shown. No DOM here, so tests/js runs it under Node.
 
 export const STRUCTURES = ["no_limit", "pot_limit", "fixed_limit"];
+// What the lobby lists: rooms and Sit & Gos, rooms only, or Sit & Gos only.
+export const KINDS = ["all", "cash", "sit_and_go"];
 
 export const DEFAULT_VIEW = Object.freeze({
   structures: STRUCTURES,
@@ -9,6 +13,7 @@ export const DEFAULT_VIEW = Object.freeze({
   free: 0,
   hideEmpty: false,
   hideFull: false,
+  kind: "all",
   sort: null, // {key, dir}; null: the rooms in the order the site lists them
 });
 
@@ -67,8 +72,38 @@ export function readView(text) {
     free: Number.isInteger(stored.free) && stored.free >= 0 && stored.free <= 10 ? stored.free : 0,
     hideEmpty: stored.hideEmpty === true,
     hideFull: stored.hideFull === true,
+    kind: KINDS.includes(stored.kind) ? stored.kind : "all",
     sort,
   };
+}
+
+/** The `lobby_view` frame asking the server for `view`'s rooms, page `page` (docs/protocol.md). */
+export function viewFrame(view, page = 1) {
+  return {
+    type: "lobby_view",
+    structures: [...view.structures],
+    stakes: view.stakes,
+    free: view.free,
+    hide_full: view.hideFull,
+    hide_empty: view.hideEmpty,
+    kind: view.kind,
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+  };
+}
+
+/** Whether the server's page is already the one `view` asks for (the sort order is ours). */
+export function sameFilter(view, served) {
+  if (!served) return false;
+  const asked = viewFrame(view, served.page);
+  return ["stakes", "free", "hide_full", "hide_empty", "kind"].every((key) => served[key] === asked[key]) &&
+    Array.isArray(served.structures) && served.structures.join() === asked.structures.join();
+}
+
+/** "12 rooms", or "3 of 12 rooms" under a filter; and the players seated in them. */
+export function countText(totals, filtered) {
+  if (!totals) return "";
+  const rooms = filtered ? `${totals.matching} of ${totals.rooms} rooms` : `${totals.rooms} rooms`;
+  return totals.players ? `${rooms} · ${totals.players} playing` : rooms;
 }
 
 /** A click on a column heading: the same column again turns the order round. */
@@ -79,7 +114,7 @@ export function nextSort(sort, key) {
 }
 
 export function passes(room, view) {
-  if (room.status === "closed") return false;
+  if (room.status === "closed" || view.kind === "sit_and_go") return false;
   if (!view.structures.includes(room.structure)) return false;
   if (view.stakes && room.stakes !== view.stakes) return false;
   if (view.free && freeSeats(room) < view.free) return false;
@@ -109,8 +144,8 @@ export function stakesChoices(rooms) {
   return labels.sort((a, b) => stakesValue(a) - stakesValue(b) || String(a).localeCompare(String(b)));
 }
 
-/** A `room` frame changes what the room frames carry; the figures (last hour, waiting list)
- * come with the page and with GET /lobby/rooms/, and are kept until the next poll. */
+/** A change of a `rooms` frame: what the room frames carry; the figures (last hour, waiting
+ * list) come with the page, and are kept until the page brings them again. */
 export function mergeRoom(before, room) {
   return { ...(before || {}), ...room };
 }

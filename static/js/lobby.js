@@ -1,10 +1,11 @@
-// The lobby: the room list kept live over ws/lobby/ (a `lobby` frame replaces the list, a `room`
-// frame updates one room, `waiting_room` its waiting list), with the last hour's figures polled
-// from /lobby/rooms/. The player's filters and sort order (lobby-view.js) are remembered in
-// localStorage and hold through every update. Join/Watch are plain form POSTs to
-// /tables/<id>/enter/; a full room offers its waiting list (waiting-notice.js). The Sit & Go list
-// (sit-and-go-view.js) follows the same socket; when one the player entered starts, the page goes
-// to its table.
+// The lobby: one page of the rooms under the player's filter, kept live over ws/lobby/. The server
+// filters and pages: the page asks with a `lobby_view` frame and gets a `lobby` frame (the page,
+// its figures, the totals); then at most one `rooms` frame a second carries the changes of the
+// rooms on that page (docs/protocol.md, Lobby). The player's filters and sort order
+// (lobby-view.js) are remembered in localStorage; the sort order sorts the page shown. Join/Watch
+// are plain form POSTs to /tables/<id>/enter/; a full room offers its waiting list
+// (waiting-notice.js). The Sit & Go list (sit-and-go-view.js) follows the same socket; when one
+// the player entered starts, the page goes to its table.
 
 import { CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS } from "./close-codes.js";
 import { el } from "./dom.js";
@@ -12,14 +13,16 @@ import { STRUCTURE_NAMES, chips } from "./format.js";
 import {
   DEFAULT_VIEW,
   STRUCTURES,
+  countText,
   freeSeats,
   isFull,
   mergeRoom,
   nextSort,
   readView,
+  sameFilter,
   stakesChoices,
+  viewFrame,
   visibleRooms,
-  withWaiting,
 } from "./lobby-view.js";
 import { SitAndGoList } from "./sit-and-go-view.js";
 import { LiveSocket, socketUrl } from "./socket.js";
@@ -28,16 +31,21 @@ import { WaitingNotices } from "./waiting-notice.js";
 import { placeText } from "./waiting.js";
 
 const VIEW_KEY = "casino.lobby.view";
-const FIGURES_EVERY_MS = 45000;
 
 const list = document.getElementById("room-list");
 const statusBox = document.getElementById("lobby-status");
 const filters = document.getElementById("lobby-filters");
 const countBox = document.getElementById("room-count");
 const headings = [...document.querySelectorAll("#room-table thead th[data-sort]")];
-const rooms = new Map();
+const pager = document.getElementById("room-pager");
+const roomTable = document.getElementById("room-table");
+const sngSection = document.getElementById("sit-and-go");
+const rooms = new Map(); // the page shown, by id
 const viewer = JSON.parse(document.getElementById("lobby-viewer").textContent || "{}");
+// The page as the server last described it: {view, page, pages, totals, stakes}.
+let served = JSON.parse(document.getElementById("lobby-page").textContent || "null");
 let view = loadView();
+let pageWanted = 1;
 
 function loadView() {
   try {
@@ -162,8 +170,9 @@ function roomRow(room) {
 function render() {
   const all = [...rooms.values()].filter((room) => room.status !== "closed");
   const shown = visibleRooms(all, view);
+  const totals = served ? served.totals : null;
   let rows;
-  if (!all.length) rows = [el("tr", { class: "room-empty" }, el("td", { colspan: "9" }, "No rooms are open right now."))];
+  if (totals && !totals.rooms) rows = [el("tr", { class: "room-empty" }, el("td", { colspan: "9" }, "No rooms are open right now."))];
   else if (!shown.length) {
     rows = [
       el(
@@ -174,14 +183,17 @@ function render() {
     ];
   } else rows = shown.map(roomRow);
   list.replaceChildren(...rows);
-  countBox.textContent = shown.length === all.length ? `${all.length} rooms` : `${shown.length} of ${all.length} rooms`;
+  countBox.textContent = countText(totals, Boolean(totals) && totals.matching !== totals.rooms);
+  roomTable.hidden = view.kind === "sit_and_go";
+  if (sngSection) sngSection.hidden = view.kind === "cash";
   drawStakes(all);
   drawHeadings();
+  drawPager();
 }
 
 function drawStakes(all) {
   const select = filters.elements.stakes;
-  const choices = stakesChoices(all);
+  const choices = served && Array.isArray(served.stakes) ? [...served.stakes] : stakesChoices(all);
   if (view.stakes && !choices.includes(view.stakes)) choices.push(view.stakes); // keep the choice
   const wanted = ["", ...choices];
   const have = [...select.options].map((option) => option.value);
@@ -189,6 +201,21 @@ function drawStakes(all) {
     select.replaceChildren(...wanted.map((value) => el("option", { value }, value || "Any stakes")));
   }
   select.value = view.stakes;
+}
+
+function drawPager() {
+  const page = served ? served.page : 1;
+  const pages = served ? served.pages : 1;
+  pager.hidden = pages <= 1 || view.kind === "sit_and_go";
+  pager.querySelector("#page-at").textContent = `Page ${page} of ${pages}`;
+  pager.querySelector("#page-prev").disabled = page <= 1;
+  pager.querySelector("#page-next").disabled = page >= pages;
+}
+
+/** Ask the server for the view's page (its answer, a `lobby` frame, redraws the list). */
+function askPage(page) {
+  pageWanted = page;
+  socket.send(viewFrame(view, page));
 }
 
 function drawHeadings() {
@@ -205,6 +232,7 @@ function drawFilters() {
   filters.elements.free.value = String(view.free);
   filters.elements.hide_empty.checked = view.hideEmpty;
   filters.elements.hide_full.checked = view.hideFull;
+  filters.elements.kind.value = view.kind;
 }
 
 function readFilters() {
@@ -215,9 +243,11 @@ function readFilters() {
     free: Number(filters.elements.free.value) || 0,
     hideEmpty: filters.elements.hide_empty.checked,
     hideFull: filters.elements.hide_full.checked,
+    kind: filters.elements.kind.value,
   };
   saveView();
-  render();
+  render(); // what the new filter hides goes at once; the server's page follows
+  askPage(1);
 }
 
 function resetView() {
@@ -225,6 +255,7 @@ function resetView() {
   saveView();
   drawFilters();
   render();
+  askPage(1);
 }
 
 function setStatus(kind, text) {
@@ -232,23 +263,35 @@ function setStatus(kind, text) {
   statusBox.querySelector(".text").textContent = text;
 }
 
+/** The room counts of the player's own lines: a `waiting` frame, or the lines the page holds. */
+function noteLineSize(tableId, size) {
+  const room = rooms.get(tableId);
+  if (room && typeof size === "number") rooms.set(tableId, { ...room, waiting: size });
+}
+
 function onFrame(frame) {
   if (frame.type === "lobby" && Array.isArray(frame.rooms)) {
-    const before = new Map(rooms);
+    served = { view: frame.view, page: frame.page, pages: frame.pages, totals: frame.totals, stakes: frame.stakes };
     rooms.clear();
-    for (const room of frame.rooms) rooms.set(room.id, mergeRoom(before.get(room.id), room));
+    for (const room of frame.rooms) rooms.set(room.id, room);
+    // The first frame is the site's first page: the player's own filter and page are asked for.
+    if (sameFilter(view, frame.view)) pageWanted = frame.page;
+    else askPage(pageWanted);
     render();
-  } else if (frame.type === "room" && frame.room) {
-    rooms.set(frame.room.id, mergeRoom(rooms.get(frame.room.id), frame.room));
+  } else if (frame.type === "rooms") {
+    for (const change of frame.rooms || []) {
+      if (rooms.has(change.id)) rooms.set(change.id, mergeRoom(rooms.get(change.id), change));
+    }
+    if (served && frame.totals) served = { ...served, totals: frame.totals };
+    if (served && Array.isArray(frame.stakes)) served = { ...served, stakes: frame.stakes };
     render();
-  } else if (frame.type === "waiting_room" && rooms.has(frame.table_id)) {
-    rooms.set(frame.table_id, withWaiting(rooms.get(frame.table_id), frame));
-    render();
+    for (const s of frame.sit_and_gos || []) sitAndGos.apply(s);
   } else if (frame.type === "waiting") {
-    waiting.receive(frame);
+    waiting.receive(frame); // a line joined or changed: its size is noted as it is drawn
+    if (frame.place === null || frame.place === undefined) noteLineSize(frame.table_id, frame.waiting);
+    render();
   }
   if (frame.type === "lobby" && Array.isArray(frame.sit_and_gos)) sitAndGos.replaceAll(frame.sit_and_gos);
-  else if (frame.type === "sit_and_go" && frame.sit_and_go) sitAndGos.apply(frame.sit_and_go);
 }
 
 /** RULES.md 8: the player's Sit & Go has started: off to its table (once, whichever socket said it
@@ -273,33 +316,22 @@ document.addEventListener(TOURNAMENT_STARTED_EVENT, (event) => {
   goToTable(tournament.table_url);
 });
 
-/** The figures of the last hour (and the waiting lists' sizes): the room frames carry none. */
-async function refreshFigures() {
-  if (document.hidden) return;
-  try {
-    const response = await fetch("/lobby/rooms/", { credentials: "same-origin", headers: { Accept: "application/json" } });
-    if (!response.ok) return;
-    const body = await response.json();
-    if (!Array.isArray(body.rooms)) return;
-    rooms.clear();
-    for (const room of body.rooms) rooms.set(room.id, room);
-    render();
-  } catch {
-    // Offline for a moment: the figures stay as they were.
-  }
-}
-
-const served = JSON.parse(document.getElementById("lobby-waiting").textContent || "{}");
+const sizesNoted = new WeakSet();
+const servedLines = JSON.parse(document.getElementById("lobby-waiting").textContent || "{}");
 let waiting = null; // drawn from once it holds the lines served with the page
 waiting = new WaitingNotices({
-  entries: served.entries || [],
-  now: served.now,
-  onChange: () => {
+  entries: servedLines.entries || [],
+  now: servedLines.now,
+  onChange: (lines) => {
     if (!waiting) return;
+    // The player's own join changed that line's size: the lobby's count follows now. Each line
+    // once, as it came (a line's size is not news after that: others join behind unheard).
+    for (const line of lines.values()) {
+      if (sizesNoted.has(line)) continue;
+      sizesNoted.add(line);
+      noteLineSize(line.table_id, line.waiting);
+    }
     render();
-    // The player's own join or leave changed that line's size: the lobby's count follows now,
-    // not at the next poll (the room frames do not carry it).
-    refreshFigures();
   },
 });
 
@@ -307,6 +339,8 @@ for (const room of JSON.parse(document.getElementById("lobby-rooms").textContent
 filters.addEventListener("change", readFilters);
 filters.addEventListener("submit", (event) => event.preventDefault());
 document.getElementById("filters-reset").addEventListener("click", resetView);
+pager.querySelector("#page-prev").addEventListener("click", () => askPage(Math.max(1, (served ? served.page : 1) - 1)));
+pager.querySelector("#page-next").addEventListener("click", () => askPage((served ? served.page : 1) + 1));
 for (const th of headings) {
   th.querySelector("button").addEventListener("click", () => {
     view = { ...view, sort: nextSort(view.sort, th.dataset.sort) };
@@ -316,10 +350,6 @@ for (const th of headings) {
 }
 drawFilters();
 render();
-setInterval(refreshFigures, FIGURES_EVERY_MS);
-document.addEventListener("visibilitychange", () => {
-  if (!document.hidden) refreshFigures();
-});
 
 let everOpen = false;
 const socket = new LiveSocket(socketUrl("/ws/lobby/"), {

@@ -7,13 +7,16 @@ import { test } from "node:test";
 
 import {
   DEFAULT_VIEW,
+  countText,
   freeSeats,
   isFull,
   mergeRoom,
   nextSort,
   readView,
+  sameFilter,
   stakesChoices,
   stakesValue,
+  viewFrame,
   visibleRooms,
   withWaiting,
 } from "../../static/js/lobby-view.js";
@@ -95,13 +98,37 @@ test("a column sorts one way on the first click and the other way on the second"
 });
 
 test("a stored view is read back, and anything malformed falls back to the default", () => {
-  const stored = { structures: ["pot_limit"], stakes: "20/40", free: 2, hideEmpty: true, hideFull: false, sort: { key: "hands_per_hour", dir: "desc" } };
+  const stored = { structures: ["pot_limit"], stakes: "20/40", free: 2, hideEmpty: true, hideFull: false, kind: "cash", sort: { key: "hands_per_hour", dir: "desc" } };
   assert.deepEqual(readView(JSON.stringify(stored)), stored);
   assert.deepEqual(readView(null), DEFAULT_VIEW);
   assert.deepEqual(readView("{not json"), DEFAULT_VIEW);
   assert.deepEqual(readView("42"), DEFAULT_VIEW);
-  const odd = readView(JSON.stringify({ structures: ["stud", "no_limit"], free: -3, hideFull: "yes", sort: { key: "__proto__", dir: "asc" }, stakes: 7 }));
+  const odd = readView(JSON.stringify({ structures: ["stud", "no_limit"], free: -3, hideFull: "yes", kind: "bingo", sort: { key: "__proto__", dir: "asc" }, stakes: 7 }));
   assert.deepEqual(odd, { ...DEFAULT_VIEW, structures: ["no_limit"] });
+});
+
+test("the view goes to the server as a lobby_view frame, and its answer is recognised", () => {
+  const view = { ...DEFAULT_VIEW, structures: ["pot_limit", "fixed_limit"], stakes: "20/40", free: 2, hideFull: true, sort: { key: "name", dir: "asc" } };
+  const frame = viewFrame(view, 3);
+  assert.deepEqual(frame, {
+    type: "lobby_view", structures: ["pot_limit", "fixed_limit"], stakes: "20/40", free: 2,
+    hide_full: true, hide_empty: false, kind: "all", page: 3,
+  });
+  assert.equal(viewFrame(view, 0).page, 1);
+  assert.equal(viewFrame(view, "2").page, 1);
+  const { type: _type, ...served } = frame;
+  assert.ok(sameFilter(view, { ...served, page: 1 }), "the page number is not the filter");
+  assert.ok(!sameFilter(view, { ...served, stakes: "" }));
+  assert.ok(!sameFilter(view, { ...served, structures: ["pot_limit"] }));
+  assert.ok(!sameFilter(view, null));
+  // Sit & Go only: no room is shown.
+  assert.deepEqual(visibleRooms(ROOMS, { ...DEFAULT_VIEW, kind: "sit_and_go" }), []);
+});
+
+test("the count says how many rooms the filter leaves of all, and the players seated", () => {
+  assert.equal(countText({ matching: 12, rooms: 12, players: 0 }, false), "12 rooms");
+  assert.equal(countText({ matching: 3, rooms: 30000, players: 91000 }, true), "3 of 30000 rooms · 91000 playing");
+  assert.equal(countText(null, false), "");
 });
 
 test("live room frames keep the figures of the last poll; waiting_room frames set the counts", () => {
