@@ -239,18 +239,19 @@ class LobbyRelay:
             self.tasks = [loop.create_task(self.hear()), loop.create_task(self.run())]
 
     async def stop(self) -> None:
+        # Forgotten before the first await: a socket that comes meanwhile starts afresh.
         channel, self.channel = self.channel, None
         tasks, self.tasks = self.tasks, []
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
         self.pages.clear()
         self.rooms.clear()
         self.sit_and_go_changes.clear()
         self.history.clear()
         self.sit_and_gos = None
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         layer = get_channel_layer()
         if channel is not None and layer is not None:
             with contextlib.suppress(Exception):
