@@ -16,10 +16,11 @@ from casino.settings import redis_channel_layer
 from holdem.models import Table
 from holdem.selectors.lobby_page import PAGE_SIZE
 from holdem.services import room_close, table_leave, table_sit
+from holdem.services.tournaments import tournament_register
 from lobby import relay as relay_module
 from lobby.relay import lobby_relay
 from tests.frames import lobby_rooms
-from tests.lobby.test_room_pages import bulk_rooms
+from tests.lobby.test_room_pages import bulk_rooms, open_sit_and_gos
 from tests.realtime.conftest import open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -296,6 +297,37 @@ def test_after_a_lost_layer_the_relay_joins_again_and_reads_the_pages_again(make
         await lobby.drain()
         assert lobby_rooms(lobby.frames)[ids[1]]["taken"] == 1
         await lobby.close()
+
+    async_to_sync(scenario)()
+
+
+def test_sit_and_go_changes_ride_the_same_frame(make_player):
+    (first, second) = open_sit_and_gos(2)
+    ann, ben, viewer, cash_only = (make_player(n) for n in ("ann", "ben", "viewer", "cash"))
+
+    async def scenario():
+        lobby = await open_socket("/ws/lobby/", user=viewer, name="viewer lobby")
+        rooms_only = await open_socket("/ws/lobby/", user=cash_only, name="rooms only")
+        assert [s["id"] for s in (await lobby.receive())["sit_and_gos"]] == [first.pk, second.pk]
+        await rooms_only.receive()
+        await rooms_only.send({"type": "lobby_view", "kind": "cash"})
+        assert (await rooms_only.receive())["sit_and_gos"] == []
+        register = database_sync_to_async(tournament_register)
+        await register(tournament_id=first.pk, user=ann)
+        await register(tournament_id=second.pk, user=ben)
+        relay = lobby_relay()
+        for _ in range(300):
+            if len(relay.sit_and_go_changes) == 2:
+                break
+            await asyncio.sleep(0.01)
+        await relay.flush()
+        (frame,) = await lobby.drain()
+        assert frame["type"] == "rooms" and frame["rooms"] == []
+        players = {s["id"]: s["players"] for s in frame["sit_and_gos"]}
+        assert players == {first.pk: ["ann"], second.pk: ["ben"]}
+        assert await rooms_only.drain() == []
+        for sock in (lobby, rooms_only):
+            await sock.close()
 
     async_to_sync(scenario)()
 

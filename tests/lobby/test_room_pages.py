@@ -9,10 +9,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from holdem.models import Table
+from holdem.models import SitGoTemplate, Table
 from holdem.presets import PRESETS
-from holdem.selectors.lobby_page import PAGE_SIZE, LobbyView, rooms_page
+from holdem.selectors.lobby_page import PAGE_SIZE, LobbyView, rooms_page, sit_and_gos_page
 from holdem.services import table_leave, table_sit
+from holdem.services.tournaments import sit_and_go_open
 from holdem.services.waiting import waiting_join
 
 pytestmark = pytest.mark.django_db
@@ -151,3 +152,24 @@ def test_the_table_pages_room_switcher_gets_the_first_page(viewer):
     assert answer.status_code == 200
     client = answer.context["client"]
     assert [room["id"] for room in client["rooms"]] == ids[:PAGE_SIZE]
+
+
+def open_sit_and_gos(count):
+    """`count` Sit & Gos taking entries, each from a template of its own."""
+    made = []
+    for n in range(count):
+        template = SitGoTemplate.objects.create(
+            name=f"Paged Sit & Go {n}", seats=2, buy_in=1_000, fee=100, starting_stack=500
+        )
+        made.append(sit_and_go_open(template))
+    return made
+
+
+def test_the_sit_and_go_list_is_bounded_too(viewer):
+    made = open_sit_and_gos(PAGE_SIZE + 4)
+    listed = sit_and_gos_page()
+    assert len(listed["sit_and_gos"]) == PAGE_SIZE and listed["total"] == PAGE_SIZE + 4
+    # The lobby's order: taking entries first, then by template, newest first within one.
+    assert listed["sit_and_gos"][0]["id"] == made[0].pk
+    html = viewer.get(reverse("lobby")).content.decode()
+    assert html.count('class="sng-row') == PAGE_SIZE
