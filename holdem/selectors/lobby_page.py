@@ -196,7 +196,11 @@ def open_rooms(view: LobbyView = DEFAULT_VIEW) -> QuerySet[Table]:
 
 def lobby_totals() -> dict[str, Any]:
     """What every view shows beside its page: the open rooms, the players seated in them, and the
-    stakes the filter offers (those of the open rooms, smallest first)."""
+    stakes the filter offers (those of the open rooms, smallest first). Shared by every view
+    and cached as a page is, with no `not_before`: they may be a moment old in any page."""
+    cached = cache.get("lobby.totals")
+    if cached is not None:
+        return dict(cached)
     rooms = open_rooms()
     labels = {
         stakes_label(Table(**values))
@@ -210,11 +214,13 @@ def lobby_totals() -> dict[str, Any]:
             "dynamic_blind_percent",
         ).distinct()
     }
-    return {
+    totals = {
         "rooms": rooms.count(),
         "players": Seat.objects.filter(table__in=rooms.values("pk")).count(),
         "stakes": sorted(labels, key=stakes_order),
     }
+    cache.set("lobby.totals", totals, settings.CASINO_LOBBY_CACHE_SECONDS)
+    return dict(totals)
 
 
 def stakes_order(label: str) -> tuple[int, str]:
