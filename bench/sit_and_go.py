@@ -120,12 +120,10 @@ class LobbyTab(ListeningSocket):
         self.failure = TimeoutError
 
     async def on_frame(self, frame: dict) -> None:
-        if frame.get("type") == "lobby":
+        # The page (`lobby`), or the lobby relay's changes of the second (`rooms`).
+        if frame.get("type") in ("lobby", "rooms"):
             for listed in frame.get("sit_and_gos") or ():
                 self.sit_and_gos[listed["id"]] = listed
-        elif frame.get("type") == "sit_and_go":
-            listed = frame["sit_and_go"]
-            self.sit_and_gos[listed["id"]] = listed
 
     def taking_entries(self, name: str) -> dict | None:
         open_ones = [
@@ -250,7 +248,7 @@ class SitAndGoPlayer:
         """Wait for the next change of a Sit & Go (at most 5 s, and not past the deadline)."""
         with contextlib.suppress(TimeoutError):
             await lobby.until(
-                lambda f: f.get("type") == "sit_and_go",
+                lambda f: f.get("type") == "rooms" and bool(f.get("sit_and_gos")),
                 timeout=max(0.1, min(5.0, deadline - time.monotonic())),
                 start=len(lobby.frames),
             )

@@ -126,6 +126,14 @@ def test_players_on_two_servers_play_one_hand_and_both_lobbies_follow(two_server
     alice, bob = make_player("alice"), make_player("bob")
     cookies = {"alice": cookie_for(alice), "bob": cookie_for(bob)}
 
+    def lobby_room(frame, taken):
+        """The table's change in a lobby's `rooms` frame, if it has `taken` players."""
+        if frame["type"] != "rooms":
+            return None
+        return next(
+            (r for r in frame["rooms"] if r["id"] == table.pk and r.get("taken") == taken), None
+        )
+
     async def scenario():
         lobby_a = await connect(port_a, "/ws/lobby/", cookies["alice"])
         lobby_b = await connect(port_b, "/ws/lobby/", cookies["bob"])
@@ -136,18 +144,11 @@ def test_players_on_two_servers_play_one_hand_and_both_lobbies_follow(two_server
         await a.until(lambda f: f["type"] == "snapshot")
         await b.until(lambda f: f["type"] == "snapshot")
         assert (await a.request({"type": "sit", "seat": 0, "buy_in": 3000}))["type"] == "ok"
-        room = await lobby_b.until(
-            lambda f: (
-                f["type"] == "room" and f["room"]["id"] == table.pk and f["room"]["taken"] == 1
-            )
-        )
-        assert room["room"]["players"] == ["alice"]
+        # Each server's lobby relay passes the change on in its next `rooms` frame.
+        room = await lobby_b.until(lambda f: lobby_room(f, taken=1) is not None)
+        assert lobby_room(room, taken=1)["players"] == ["alice"]
         assert (await b.request({"type": "sit", "seat": 1, "buy_in": 3000}))["type"] == "ok"
-        await lobby_a.until(
-            lambda f: (
-                f["type"] == "room" and f["room"]["id"] == table.pk and f["room"]["taken"] == 2
-            )
-        )
+        await lobby_a.until(lambda f: lobby_room(f, taken=2) is not None)
         # The countdown ends (the clock runs in this process; its events travel through Redis).
         await database_sync_to_async(Table.objects.filter(pk=table.pk).update)(
             next_hand_at=timezone.now()
