@@ -204,7 +204,9 @@ def lobby_totals() -> dict[str, Any]:
     rooms = open_rooms()
     labels = {
         stakes_label(Table(**values))
-        for values in rooms.values(
+        # (Unordered: DISTINCT would take the order's id in and return every room.)
+        for values in rooms.order_by()
+        .values(
             "structure",
             "blinds",
             "small_blind",
@@ -212,7 +214,8 @@ def lobby_totals() -> dict[str, Any]:
             "small_bet",
             "big_bet",
             "dynamic_blind_percent",
-        ).distinct()
+        )
+        .distinct()
     }
     totals = {
         "rooms": rooms.count(),
@@ -244,7 +247,7 @@ def rooms_page(view: LobbyView = DEFAULT_VIEW, not_before: float | None = None) 
     pages = max(1, -(-matching // PAGE_SIZE))
     page = min(view.page, pages)
     start = (page - 1) * PAGE_SIZE
-    tables = list(listed.defer("hand_state", "sent_view")[start : start + PAGE_SIZE])
+    tables = list(listed.defer("sent_view")[start : start + PAGE_SIZE])
     ids = [table.pk for table in tables]
     seats: dict[int, list[Seat]] = {pk: [] for pk in ids}
     for seat in Seat.objects.filter(table_id__in=ids).select_related("user").order_by("number"):

@@ -28,8 +28,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def relay_waits_for_the_test(monkeypatch):
-    """The relay sends once as it starts, then not for an hour: the test calls flush()."""
+    """The relay sends once as it starts, then not for an hour: the test calls flush(). A page
+    that changed is read again at once (tests below set the wait between two reads)."""
     monkeypatch.setattr(relay_module, "FLUSH_SECONDS", 3600)
+    monkeypatch.setattr(relay_module, "STALE_READ_SECONDS", 0)
 
 
 async def heard(count):
@@ -237,6 +239,34 @@ def test_a_room_coming_onto_or_leaving_the_filtered_page_brings_the_page_again(m
         await lobby_relay().flush()
         (page,) = await lobby.drain()
         assert page["type"] == "lobby" and page["rooms"] == []
+        await lobby.close()
+
+    async_to_sync(scenario)()
+
+
+def test_a_page_is_read_again_at_most_every_few_seconds(make_player, monkeypatch):
+    """Between two reads a page that changed keeps sending its rooms' changes; the client's own
+    filter hides a room that left it until the page is read again."""
+    monkeypatch.setattr(relay_module, "STALE_READ_SECONDS", 3600)
+    ids = bulk_rooms(2, seats=2)
+    alice, bob, viewer = make_player("alice"), make_player("bob"), make_player("viewer")
+    table_sit(table_id=ids[0], user=alice, seat=0, buy_in=2_000)
+
+    async def scenario():
+        lobby = await open_socket("/ws/lobby/", user=viewer, name="viewer lobby")
+        await lobby.receive()
+        await lobby.send({"type": "lobby_view", "hide_full": True})
+        assert [r["id"] for r in (await lobby.receive())["rooms"]] == ids
+        await sit(table_id=ids[0], user=bob, seat=1, buy_in=2_000)  # full now
+        await heard(1)
+        await lobby_relay().flush()
+        (frame,) = await lobby.drain()
+        assert frame["type"] == "rooms" and frame["rooms"][0]["taken"] == 2
+        # The wait over, the page is read again without it.
+        monkeypatch.setattr(relay_module, "STALE_READ_SECONDS", 0)
+        await lobby_relay().flush()
+        (page,) = await lobby.drain()
+        assert page["type"] == "lobby" and [r["id"] for r in page["rooms"]] == ids[1:]
         await lobby.close()
 
     async_to_sync(scenario)()

@@ -110,6 +110,7 @@ def lobby_sends_often(monkeypatch):
     from lobby import relay
 
     monkeypatch.setattr(relay, "FLUSH_SECONDS", 0.05)
+    monkeypatch.setattr(relay, "STALE_READ_SECONDS", 0)
 
 
 @pytest.fixture
