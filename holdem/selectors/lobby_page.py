@@ -183,7 +183,8 @@ def open_rooms(view: LobbyView = DEFAULT_VIEW) -> QuerySet[Table]:
     if view.stakes:
         rooms = rooms.filter(stakes_filter(view.stakes))
     if view.seats_needed or view.hide_empty:
-        rooms = rooms.annotate(taken_now=_count(Seat.objects.filter(table_id=OuterRef("pk"))))
+        # One join grouped by the room's id: a correlated count per room took seconds at 30,000.
+        rooms = rooms.annotate(taken_now=Count("seat_set"))
     if view.seats_needed:
         held = WaitingEntry.objects.filter(table_id=OuterRef("pk"), offered_seat__isnull=False)
         rooms = rooms.annotate(held_now=_count(held)).filter(
