@@ -40,20 +40,6 @@ class RedisEndpoint:
         return self.master_name is not None
 
 
-def urls_from(value: str) -> list[str]:
-    """A comma-separated list of URLs. A Sentinel URL lists its sentinels with commas too, so a
-    new URL starts only where a scheme does."""
-    urls: list[str] = []
-    for part in (p.strip() for p in value.split(",")):
-        if not part:
-            continue
-        if "://" in part or not urls:
-            urls.append(part)
-        else:  # host:port of the Sentinel URL before it
-            urls[-1] = f"{urls[-1]},{part}"
-    return urls
-
-
 def endpoint(url: str) -> RedisEndpoint:
     """Parse one URL; a URL we cannot use raises ValueError naming it (without its password)."""
     parts = urlsplit(url)

@@ -10,8 +10,6 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
-from casino.redis_shards import endpoint, layer_host, urls_from
-
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -62,6 +60,20 @@ def postgres_options(options: dict) -> dict:
     if lock_timeout > 0 and "options" not in options:
         options["options"] = f"-c lock_timeout={lock_timeout}"
     return options
+
+
+def urls_from(value: str) -> list[str]:
+    """A comma-separated list of URLs. A Sentinel URL lists its sentinels with commas too
+    (sentinel://h1:26379,h2:26379/master), so a new URL starts only where a scheme does."""
+    urls: list[str] = []
+    for part in (p.strip() for p in value.split(",")):
+        if not part:
+            continue
+        if "://" in part or not urls:
+            urls.append(part)
+        else:  # host:port of the Sentinel URL before it
+            urls[-1] = f"{urls[-1]},{part}"
+    return urls
 
 
 def sqlite_database(path) -> dict:
@@ -258,35 +270,29 @@ if not REDIS_URL and (CHANNEL_LAYER_URLS or os.environ.get("CELERY_BROKER_URL", 
 
 
 def redis_channel_layer(urls: str | list[str], kind: str = "core") -> dict:
-    """The channel layer on Redis (one URL or a list of shards). `core` is channels-redis's
-    default (lists with capacity and expiry: four round trips per group message, polling
-    receivers); `pubsub` publishes each group message once and fans it out inside each process.
-    With bots at 50 tables pubsub played 3x the hands with a quarter of the latency
+    """The channel layer on Redis (one URL or a list of shards, casino/layers.py). `core` is
+    channels-redis's default (lists with capacity and expiry: four round trips per group message,
+    polling receivers); `pubsub` publishes each group message once and fans it out inside each
+    process. With bots at 50 tables pubsub played 3x the hands with a quarter of the latency
     (docs/performance.md), so docker-compose.yml and bin/cluster choose it
     (CASINO_CHANNEL_LAYER=pubsub). Every process of a site must use the same kind. Both deliver at
     most once; clients resync on a gap."""
-    points = [endpoint(url) for url in ([urls] if isinstance(urls, str) else urls)]
     # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that channels-redis
     # blocks in BZPOPMIN while a process has nothing to receive: the client gave up first and the
     # consumer died (close 1011) after 5 quiet seconds. Reads may now outlast the blocking pop; a
     # dead server is still noticed. redis-py's pool also raises (not waits) past 100 connections:
     # a burst of sockets joining groups at once lost broadcasts at 50 tables.
-    hosts = [
-        layer_host(point, socket_timeout=30, socket_connect_timeout=5, max_connections=1000)
-        for point in points
-    ]
+    config = {
+        "urls": [urls] if isinstance(urls, str) else list(urls),
+        "connection": {"socket_timeout": 30, "socket_connect_timeout": 5, "max_connections": 1000},
+    }
     if kind == "pubsub":
-        # Redis pub/sub ignores the database number: two sites sharing one Redis on databases of
-        # their own heard each other's tables. The (first shard's) database names the channels.
-        return {
-            "BACKEND": "casino.layers.PubSubLayer",
-            "CONFIG": {"hosts": hosts, "prefix": f"asgi.db{points[0].db}."},
-        }
+        return {"BACKEND": "casino.layers.PubSubLayer", "CONFIG": config}
     if kind != "core":
         raise ValueError(f"CASINO_CHANNEL_LAYER must be core or pubsub, not {kind!r}")
     return {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": hosts, "capacity": 1500, "expiry": 30},
+        "BACKEND": "casino.layers.CoreLayer",
+        "CONFIG": {**config, "capacity": 1500, "expiry": 30},
     }
 
 

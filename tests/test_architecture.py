@@ -25,6 +25,7 @@ LAYERS = {
     "casino.origin": "infra",
     "casino.handshake": "infra",
     "casino.layers": "infra",
+    "casino.redis_shards": "infra",
     "casino.middleware": "infra",
     "casino.readonly_admin": "infra",
     "casino.serve": "infra",

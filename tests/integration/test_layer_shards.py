@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from django.utils.module_loading import import_string
 
+from casino.layers import shard_hosts
 from casino.redis_shards import endpoint, sync_client
 from casino.settings import redis_channel_layer
 from holdem.realtime.heartbeat import Heartbeat
@@ -159,3 +160,26 @@ def test_layer_or_broker_urls_without_redis_url_are_refused_at_start():
     )
     assert started.returncode != 0
     assert "CHANNEL_LAYER_URLS and CELERY_BROKER_URL need REDIS_URL" in started.stderr
+
+
+def test_a_sentinel_url_becomes_a_sentinel_host_of_the_layer():
+    config = redis_channel_layer(
+        [
+            "redis://:pw@10.0.0.1:6379/2",
+            "sentinel://:pw@s1:26379,s2:26379/casino/3?sentinel_password=sp",
+        ],
+        "pubsub",
+    )["CONFIG"]
+    plain, watched = shard_hosts(config["urls"], config["connection"])
+    assert plain["address"] == "redis://:pw@10.0.0.1:6379/2" and plain["socket_timeout"] == 30
+    assert watched == {
+        "master_name": "casino",
+        "sentinels": [("s1", 26379), ("s2", 26379)],
+        "db": 3,
+        "password": "pw",
+        "sentinel_kwargs": {"password": "sp"},
+        "socket_timeout": 30,
+        "socket_connect_timeout": 5,
+        "max_connections": 1000,
+    }
+    assert endpoint(config["urls"][1]).label == "sentinel://s1:26379,s2:26379/casino/3"
