@@ -332,6 +332,30 @@ def test_migrations_run_once_against_the_primary(
         assert "manage.py migrate --check" in " ".join(wait["command"])
 
 
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_first_apply_step_has_all_the_job_needs(
+    overlays: dict[str, list[Obj]], overlay: str
+) -> None:
+    """docs/deploy.md applies `-l 'app.kubernetes.io/component in (config,migrate)'` first, and
+    waits for the Job: what the Job reads must come with it (or be made outside git)."""
+    objects = overlays[overlay]
+    first = [
+        o
+        for o in objects
+        if o["metadata"].get("labels", {}).get("app.kubernetes.io/component")
+        in {"config", "migrate"}
+    ]
+    kinds = {(o["kind"], o["metadata"]["name"]) for o in first}
+    assert ("Job", "migrate") in kinds and ("ConfigMap", "casino-config") in kinds
+    assert {kind for kind, _ in kinds} <= {"Job", "ConfigMap", "Secret"}
+    external = {"casino-secrets"} if overlay == "production" else set()
+    job = named(objects, "Job", "migrate")
+    for c in containers(job):
+        for source in c["envFrom"]:
+            ref = source.get("configMapRef") or source.get("secretRef")
+            assert ref["name"] in {name for _, name in kinds} | external
+
+
 # --- the way in -------------------------------------------------------------------------------
 
 
