@@ -3,8 +3,8 @@ and the objects keep the promises docs/deploy.md ("Kubernetes") makes.
 
 Rendering needs `kubectl` (its built-in kustomize, v5 or newer); validation is offline, against
 the schemas that the kubernetes-validate package ships, strict (an unknown field fails) and for
-a pinned Kubernetes version. Without kubectl the tests skip, except on CI (CI=true), where
-bin/services installs it and a missing one is a failure.
+pinned Kubernetes versions (1.33 and 1.37). Without kubectl the tests skip, except on CI
+(CI=true), where bin/services installs it and a missing one is a failure.
 """
 
 import json
@@ -27,9 +27,11 @@ K8S = ROOT / "deploy" / "k8s"
 OVERLAYS = sorted(
     p.name for p in (K8S / "overlays").iterdir() if (p / "kustomization.yaml").is_file()
 )
-# The oldest Kubernetes the manifests are written for (native sidecars, the HPA's
-# ContainerResource metric and the spread's matchLabelKeys are all on by default there).
+# The oldest Kubernetes the manifests are written for (the HPA's ContainerResource metric and the
+# spread's matchLabelKeys are on by default there), and the newest the package knows, which
+# would catch an API that was removed since.
 KUBERNETES_VERSION = "1.33.0"
+KUBERNETES_VERSIONS = (KUBERNETES_VERSION, "1.37.0")
 # Kinds from CRDs (Prometheus Operator, Gateway API): no schema in kubernetes-validate, so only
 # the checks of our own below look at them.
 CUSTOM_KINDS = {
@@ -144,13 +146,14 @@ def test_every_rendered_object_is_valid_kubernetes(renders: dict[str, list[Obj]]
             where = f"{name}: {obj['kind']}/{obj['metadata']['name']}"
             if (obj["apiVersion"], obj["kind"]) in CUSTOM_KINDS:
                 continue
-            try:
-                kubernetes_validate.validate(obj, KUBERNETES_VERSION, strict=True)
-            except kubernetes_validate.ValidationError as error:
-                path = ".".join(str(p) for p in error.path)
-                errors.append(f"{where}: {path}: {error.message}")
-            except kubernetes_validate.SchemaNotFoundError as error:
-                errors.append(f"{where}: {error.message} (a CRD? add it to CUSTOM_KINDS)")
+            for version in KUBERNETES_VERSIONS:
+                try:
+                    kubernetes_validate.validate(obj, version, strict=True)
+                except kubernetes_validate.ValidationError as error:
+                    path = ".".join(str(p) for p in error.path)
+                    errors.append(f"{where} ({version}): {path}: {error.message}")
+                except kubernetes_validate.SchemaNotFoundError as error:
+                    errors.append(f"{where}: {error.message} (a CRD? add it to CUSTOM_KINDS)")
     assert not errors, "\n".join(errors)
 
 
