@@ -101,8 +101,13 @@ def overlays(renders: dict[str, list[Obj]]) -> dict[str, list[Obj]]:
     return {name: objects for name, objects in renders.items() if name in OVERLAYS}
 
 
+def generated(name: str, actual: str) -> bool:
+    """`actual` is `name` or, for a generated ConfigMap, `name` with kustomize's content hash."""
+    return actual == name or re.fullmatch(rf"{re.escape(name)}-[a-z0-9]{{10}}", actual) is not None
+
+
 def named(objects: list[Obj], kind: str, name: str) -> Obj:
-    found = [o for o in objects if o["kind"] == kind and o["metadata"]["name"] == name]
+    found = [o for o in objects if o["kind"] == kind and generated(name, o["metadata"]["name"])]
     assert len(found) == 1, f"expected one {kind}/{name}, found {len(found)}"
     return found[0]
 
@@ -266,6 +271,8 @@ def test_production_spreads_web_over_zones_and_nodes(overlays: dict[str, list[Ob
     assert spread["kubernetes.io/hostname"]["whenUnsatisfiable"] == "DoNotSchedule"
     for constraint in spread.values():
         assert selects(constraint["labelSelector"], web["spec"]["template"]["metadata"]["labels"])
+        # Untolerated nodes (a tainted control plane) must not count as empty domains.
+        assert constraint["nodeTaintsPolicy"] == "Honor"
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
@@ -349,7 +356,8 @@ def test_the_first_apply_step_has_all_the_job_needs(
         in {"config", "migrate"}
     ]
     kinds = {(o["kind"], o["metadata"]["name"]) for o in first}
-    assert ("Job", "migrate") in kinds and ("ConfigMap", "casino-config") in kinds
+    assert ("Job", "migrate") in kinds
+    assert named(first, "ConfigMap", "casino-config")
     assert {kind for kind, _ in kinds} <= {"Job", "ConfigMap", "Secret"}
     external = {"casino-secrets"} if overlay == "production" else set()
     job = named(objects, "Job", "migrate")
@@ -520,6 +528,9 @@ def test_every_reference_resolves(overlays: dict[str, list[Obj]], overlay: str) 
     """ConfigMaps (names with kustomize's hash) and Secrets the pods name exist in the render, or
     are the ones made outside git."""
     objects = overlays[overlay]
+    # The settings carry a hash of their content in their name: a change rolls the pods.
+    config = named(objects, "ConfigMap", "casino-config")["metadata"]["name"]
+    assert config != "casino-config"
     external = {"casino-secrets", "pgbouncer-userlist"} if overlay == "production" else set()
     present = {o["metadata"]["name"] for o in objects if o["kind"] in {"ConfigMap", "Secret"}}
     for obj in objects:
