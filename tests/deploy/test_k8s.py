@@ -333,7 +333,7 @@ def test_migrations_run_once_against_the_primary(
     assert "manage.py migrate --no-input && python manage.py sit_and_go_presets" in script
     env = {e["name"]: e for e in migrate["env"]}
     assert env["DATABASE_URL"]["valueFrom"]["secretKeyRef"]["key"] == "DATABASE_DIRECT_URL"
-    assert env["DATABASE_POOL_MODE"]["value"] == ""
+    assert env["DATABASE_POOL_MODE"]["value"] == "session"
     # Every long-running pod waits for it.
     for deployment in of_kind(overlays[overlay], "Deployment"):
         if deployment["metadata"]["labels"].get("app.kubernetes.io/name") != "casino":
@@ -365,6 +365,31 @@ def test_the_first_apply_step_has_all_the_job_needs(
         for source in c["envFrom"]:
             ref = source.get("configMapRef") or source.get("secretRef")
             assert ref["name"] in {name for _, name in kinds} | external
+
+
+def test_the_pgbouncer_component_carries_what_the_site_sends(renders: dict[str, list[Obj]]) -> None:
+    """Transaction pooling with the site's lock_timeout (the `options` startup parameter) and
+    its prepared statements, which the site then keeps using."""
+    production = renders["production"]
+    ini = named(production, "ConfigMap", "pgbouncer-config")["data"]["pgbouncer.ini"]
+    pooler = {
+        key.strip(): value.strip()
+        for key, _, value in (line.partition("=") for line in ini.splitlines())
+        if value and not key.lstrip().startswith((";", "#", "["))
+    }
+    assert pooler["pool_mode"] == "transaction"
+    assert "lock_timeout" in pooler["track_extra_parameters"]
+    assert "options" not in pooler["ignore_startup_parameters"]
+    assert int(pooler["max_prepared_statements"]) > 0
+    config = named(production, "ConfigMap", "casino-config")["data"]
+    assert config["DATABASE_POOL_MODE"] == "transaction"
+    assert config["CASINO_PREPARED_STATEMENTS"] == "true"
+    # Without the component (a small site, straight to PostgreSQL): the default session mode.
+    small = named(renders["small"], "ConfigMap", "casino-config")["data"]
+    assert small["DATABASE_POOL_MODE"] == "session" and "CASINO_PREPARED_STATEMENTS" not in small
+    pool = named(production, "Service", "pgbouncer")["spec"]["ports"][0]["port"]
+    example = (K8S / "overlays" / "production" / "secret.example.yaml").read_text()
+    assert f"@pgbouncer:{pool}/" in example
 
 
 # --- the way in -------------------------------------------------------------------------------
