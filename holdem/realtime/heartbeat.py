@@ -20,6 +20,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
+from casino import metrics
 from holdem.db import rows
 from holdem.models import PROCESS_EXPIRY_SECONDS
 from holdem.services.presence import (
@@ -119,6 +120,7 @@ class Heartbeat:
         for socket in list(self.sockets):
             settled = self.settled_seqs.get(socket.table_id)
             if settled is not None and socket.last_seq < settled:
+                metrics.resync_hinted()  # metrics:
                 await socket.send_json({"type": "heartbeat", "seq": settled})
         self.settled_seqs = seqs
 
@@ -138,6 +140,7 @@ class Heartbeat:
         log.warning(
             "the channel layer lost this process's groups (Redis flushed or restarted); joining again"
         )
+        metrics.groups_rejoined(len(self.sockets))  # metrics:
         return True
 
 
