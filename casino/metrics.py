@@ -106,6 +106,8 @@ METRICS: dict[str, str] = {
     "process_cpu_seconds_total": "counter",
     "process_resident_memory_bytes": "gauge",
     "process_open_fds": "gauge",
+    "process_max_fds": "gauge",
+    "process_virtual_memory_bytes": "gauge",
     "process_start_time_seconds": "gauge",
 }
 
