@@ -134,14 +134,15 @@ def queue_lengths(url: str) -> dict[str, int] | None:
 
 
 def database_readings() -> tuple[int, float | None]:
-    """Tables playing, and seconds since the deadline clock last ran (None: it never ran)."""
-    with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                timeout_ms = int(READ_TIMEOUT_SECONDS * 1000)
-                cursor.execute(f"SET LOCAL statement_timeout = {timeout_ms}")
-        playing = tables_playing()
-        last_run = clock_last_run()
+    """Tables playing, and seconds since the deadline clock last ran (None: it never ran). In
+    PostgreSQL, in a transaction of their own whose statements give up after READ_TIMEOUT_SECONDS;
+    SQLite (embedded mode) reads without one: its transactions take the write lock at BEGIN."""
+    if connection.vendor == "postgresql":
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(f"SET LOCAL statement_timeout = {int(READ_TIMEOUT_SECONDS * 1000)}")
+            playing, last_run = tables_playing(), clock_last_run()
+    else:
+        playing, last_run = tables_playing(), clock_last_run()
     lag = None if last_run is None else (timezone.now() - last_run).total_seconds()
     return playing, lag
 
