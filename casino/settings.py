@@ -10,7 +10,8 @@ from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
-from redis.connection import parse_url
+
+from casino.redis_shards import endpoint, layer_host, urls_from
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -263,49 +264,73 @@ STORAGES = {
 
 
 # Real time: Redis carries table events between processes; embedded mode keeps them in memory.
-def redis_channel_layer(url: str, kind: str = "core") -> dict:
-    """The channel layer on Redis. `core` is channels-redis's default (lists with capacity and
-    expiry: four round trips per group message, polling receivers); `pubsub` publishes each group
-    message once and fans it out inside each process. With bots at 50 tables pubsub played 3x the
-    hands with a quarter of the latency (docs/performance.md), so docker-compose.yml and
-    bin/cluster choose it (CASINO_CHANNEL_LAYER=pubsub). Every process of a site must use the same
-    kind. Both deliver at most once; clients resync on a gap."""
+# The channel layer may spread over several Redis servers (CHANNEL_LAYER_URLS, comma-separated:
+# redis:// or sentinel:// URLs, casino/redis_shards.py): channels-redis hashes each group and
+# channel to one of them. Every process of a site must list the same servers in the same order,
+# so changing them is a full restart (docs/scale.md).
+CHANNEL_LAYER_URLS = urls_from(os.environ.get("CHANNEL_LAYER_URLS", "")) or (
+    [REDIS_URL] if REDIS_URL else []
+)
+if not REDIS_URL and (CHANNEL_LAYER_URLS or os.environ.get("CELERY_BROKER_URL", "").strip()):
+    raise ImproperlyConfigured(
+        "CHANNEL_LAYER_URLS and CELERY_BROKER_URL need REDIS_URL as well: without it the site "
+        "runs embedded, with its channel layer and clock in the one process"
+    )
+
+
+def redis_channel_layer(urls: str | list[str], kind: str = "core") -> dict:
+    """The channel layer on Redis (one URL or a list of shards). `core` is channels-redis's
+    default (lists with capacity and expiry: four round trips per group message, polling
+    receivers); `pubsub` publishes each group message once and fans it out inside each process.
+    With bots at 50 tables pubsub played 3x the hands with a quarter of the latency
+    (docs/performance.md), so docker-compose.yml and bin/cluster choose it
+    (CASINO_CHANNEL_LAYER=pubsub). Every process of a site must use the same kind. Both deliver at
+    most once; clients resync on a gap."""
+    points = [endpoint(url) for url in ([urls] if isinstance(urls, str) else urls)]
     # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that channels-redis
     # blocks in BZPOPMIN while a process has nothing to receive: the client gave up first and the
     # consumer died (close 1011) after 5 quiet seconds. Reads may now outlast the blocking pop; a
     # dead server is still noticed. redis-py's pool also raises (not waits) past 100 connections:
     # a burst of sockets joining groups at once lost broadcasts at 50 tables.
-    host = {
-        "address": url,
-        "socket_timeout": 30,
-        "socket_connect_timeout": 5,
-        "max_connections": 1000,
-    }
+    hosts = [
+        layer_host(point, socket_timeout=30, socket_connect_timeout=5, max_connections=1000)
+        for point in points
+    ]
     if kind == "pubsub":
         # Redis pub/sub ignores the database number: two sites sharing one Redis on databases of
-        # their own heard each other's tables. The database names the channels instead.
-        database = parse_url(url).get("db", 0)
+        # their own heard each other's tables. The (first shard's) database names the channels.
         return {
             "BACKEND": "casino.layers.PubSubLayer",
-            "CONFIG": {"hosts": [host], "prefix": f"asgi.db{database}."},
+            "CONFIG": {"hosts": hosts, "prefix": f"asgi.db{points[0].db}."},
         }
     if kind != "core":
         raise ValueError(f"CASINO_CHANNEL_LAYER must be core or pubsub, not {kind!r}")
     return {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [host], "capacity": 1500, "expiry": 30},
+        "CONFIG": {"hosts": hosts, "capacity": 1500, "expiry": 30},
     }
 
 
-if REDIS_URL:
+if CHANNEL_LAYER_URLS:
     CHANNEL_LAYERS = {
-        "default": redis_channel_layer(REDIS_URL, os.environ.get("CASINO_CHANNEL_LAYER") or "core")
+        "default": redis_channel_layer(
+            CHANNEL_LAYER_URLS, os.environ.get("CASINO_CHANNEL_LAYER") or "core"
+        )
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# Celery: the broker is the same Redis; beat fires due deadlines every second (style.md 7, 10).
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# Celery: the broker is REDIS_URL unless CELERY_BROKER_URL names its own (a redis:// URL, or
+# kombu's sentinel://host:port;sentinel://host:port with CELERY_BROKER_MASTER_NAME); beat fires
+# due deadlines every second (style.md 7, 10).
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip() or REDIS_URL or "memory://"
+CELERY_BROKER_MASTER_NAME = os.environ.get("CELERY_BROKER_MASTER_NAME", "").strip()
+if CELERY_BROKER_MASTER_NAME:
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"master_name": CELERY_BROKER_MASTER_NAME}
+    if os.environ.get("CELERY_BROKER_SENTINEL_PASSWORD"):
+        CELERY_BROKER_TRANSPORT_OPTIONS["sentinel_kwargs"] = {
+            "password": os.environ["CELERY_BROKER_SENTINEL_PASSWORD"]
+        }
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
@@ -337,7 +362,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 # casino/middleware.py; report-only lets an operator try a stricter page without breaking it.
 CASINO_CSP_REPORT_ONLY = env_bool("CASINO_CSP_REPORT_ONLY", False)
 # Load balancers and container health checks may ask over plain http.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^livez$", r"^readyz$"]
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)

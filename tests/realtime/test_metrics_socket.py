@@ -132,7 +132,7 @@ def test_the_heartbeat_counts_its_hints_and_rejoins(table_room, make_player, set
         assert value("casino_heartbeat_resyncs_total", kind="hint") >= hints + 1
 
         # The channel layer loses this process's groups (Redis flushed): they are joined again.
-        settings.REDIS_URL = redis_url
+        settings.CHANNEL_LAYER_URLS = [redis_url]
         rejoins = value("casino_heartbeat_resyncs_total", kind="rejoin")
         await beat.layer_lost()  # leaves its marker in Redis
         client = redis.asyncio.Redis.from_url(redis_url)
@@ -140,7 +140,7 @@ def test_the_heartbeat_counts_its_hints_and_rejoins(table_room, make_player, set
         await client.aclose()
         await beat.layer_lost()
         assert value("casino_heartbeat_resyncs_total", kind="rejoin") >= rejoins + 1
-        settings.REDIS_URL = ""
+        settings.CHANNEL_LAYER_URLS = []
         await a.close()
 
     async_to_sync(scenario)()
