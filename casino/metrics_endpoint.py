@@ -20,13 +20,11 @@ import hmac
 import ipaddress
 import json
 import logging
-import os
 from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
-import redis
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
@@ -37,6 +35,7 @@ from prometheus_client.registry import Collector
 
 from casino import metrics
 from casino.celery import app as celery_app
+from casino.redis_shards import RedisEndpoint, endpoint, sync_client
 from holdem.realtime.heartbeat import heartbeat
 from holdem.selectors.liveness import clock_last_run, tables_playing
 
@@ -91,9 +90,36 @@ def refusal(scope: dict[str, Any]) -> str | None:
 # --- Read at scrape time ----------------------------------------------------------------------
 
 
-def broker_url() -> str:
-    """Celery's broker: CELERY_BROKER_URL, else REDIS_URL ('' in embedded mode: no broker)."""
-    return os.environ.get("CELERY_BROKER_URL") or settings.REDIS_URL
+def broker_endpoint() -> RedisEndpoint | None:
+    """Celery's broker (settings.CELERY_BROKER_URL) as a Redis server: a redis:// URL as it is,
+    kombu's sentinel://host:port;sentinel://host:port as the master CELERY_BROKER_MASTER_NAME
+    names (the URL's password is the master's, as kombu takes it); None without a broker
+    (embedded mode: memory://) or with a sentinel URL and no master name."""
+    url = settings.CELERY_BROKER_URL
+    scheme = urlsplit(url).scheme
+    if scheme in ("redis", "rediss"):
+        return endpoint(url)
+    master = getattr(settings, "CELERY_BROKER_MASTER_NAME", "")
+    if scheme != "sentinel" or not master:
+        return None
+    sentinels, password, db = [], None, 0
+    for each in url.split(";"):
+        parts = urlsplit(each.strip())
+        sentinels.append((parts.hostname or "localhost", parts.port or 26379))
+        password = password or (unquote(parts.password) if parts.password else None)
+        if parts.path.strip("/").isdigit():
+            db = int(parts.path.strip("/"))
+    options = getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {})
+    hosts = ",".join(f"{host}:{port}" for host, port in sentinels)
+    return RedisEndpoint(
+        url=url,
+        master_name=master,
+        sentinels=tuple(sentinels),
+        db=db,
+        password=password,
+        sentinel_password=options.get("sentinel_kwargs", {}).get("password"),
+        label=f"sentinel://{hosts}/{master}/{db}",
+    )
 
 
 def queue_names() -> list[str]:
@@ -111,14 +137,11 @@ PRIORITY_SEPARATOR = "\x06\x16"
 PRIORITY_STEPS = (3, 6, 9)
 
 
-def queue_lengths(url: str) -> dict[str, int] | None:
-    """Messages waiting in each Celery queue on the broker at `url`; None when there is no broker
-    (embedded mode) or it is not a redis:// or rediss:// URL (a sentinel:// broker: no sample)."""
-    if not url or urlsplit(url).scheme not in ("redis", "rediss"):
+def queue_lengths(point: RedisEndpoint | None) -> dict[str, int] | None:
+    """Messages waiting in each Celery queue on the broker; None without one."""
+    if point is None:
         return None
-    client = redis.Redis.from_url(
-        url, socket_timeout=READ_TIMEOUT_SECONDS, socket_connect_timeout=READ_TIMEOUT_SECONDS
-    )
+    client = sync_client(point, READ_TIMEOUT_SECONDS)
     try:
         names = queue_names()
         pipe = client.pipeline(transaction=False)
@@ -180,7 +203,7 @@ class ReadAtScrape(Collector):
 
     def broker_families(self) -> list[Metric]:
         try:
-            lengths = queue_lengths(broker_url())
+            lengths = queue_lengths(broker_endpoint())
         except Exception as error:
             log.warning("metrics: the broker read failed: %s", error)
             return []

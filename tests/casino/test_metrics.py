@@ -77,10 +77,11 @@ def bearer(token: str):
 
 
 @pytest.fixture(autouse=True)
-def no_broker(monkeypatch, settings):
-    """Embedded mode unless a test names a broker."""
-    monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
+def no_broker(settings):
+    """Embedded mode (Celery's in-memory broker) unless a test names a broker."""
     settings.REDIS_URL = ""
+    settings.CELERY_BROKER_URL = "memory://"
+    settings.CELERY_BROKER_MASTER_NAME = ""
     settings.CASINO_METRICS_TOKEN = ""
 
 
@@ -163,11 +164,11 @@ def test_a_network_that_is_not_one_stops_the_start(monkeypatch):
 
 
 @pytest.fixture
-def broker(redis_url, monkeypatch):
+def broker(redis_url, settings):
     """A real Redis as Celery's broker, emptied."""
     client = redis.Redis.from_url(redis_url)
     client.flushdb()
-    monkeypatch.setenv("CELERY_BROKER_URL", redis_url)
+    settings.CELERY_BROKER_URL = redis_url
     yield client
     client.flushdb()
     client.close()
@@ -196,27 +197,14 @@ def test_the_queue_length_is_read_from_the_broker(broker):
     assert found[("casino_celery_queue_length", (("queue", "celery"),))] == 0
 
 
-def test_the_broker_url_defaults_to_redis_url(redis_url, settings):
-    client = redis.Redis.from_url(redis_url)
-    client.flushdb()
-    client.rpush("celery", "waiting")
-    settings.REDIS_URL = redis_url
-    try:
-        found = samples(scrape()[2])
-    finally:
-        client.flushdb()
-        client.close()
-    assert found[("casino_celery_queue_length", (("queue", "celery"),))] == 1
-
-
 def test_no_broker_no_queue_sample():
     body = scrape()[2]
     assert "casino_celery_queue_length" not in names(body)
     assert "casino_actions_total" in names(body)
 
 
-def test_a_broker_that_does_not_answer_leaves_only_its_figure_out(monkeypatch):
-    monkeypatch.setenv("CELERY_BROKER_URL", "redis://127.0.0.1:1/0")  # nothing listens there
+def test_a_broker_that_does_not_answer_leaves_only_its_figure_out(settings):
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"  # nothing listens there
     clock_beat(timezone.now())
     status, _, body = scrape()
     assert status == 200
@@ -224,9 +212,21 @@ def test_a_broker_that_does_not_answer_leaves_only_its_figure_out(monkeypatch):
     assert {"casino_tables_playing", "casino_clock_lag_seconds"} <= names(body)
 
 
-def test_a_sentinel_broker_is_not_read(monkeypatch):
-    monkeypatch.setenv("CELERY_BROKER_URL", "sentinel://127.0.0.1:26379")
-    assert metrics_endpoint.queue_lengths("sentinel://127.0.0.1:26379") is None
+def test_a_sentinel_broker_is_its_master(settings):
+    """kombu's form (tests/integration/test_metrics_sentinel.py reads one for real)."""
+    settings.CELERY_BROKER_URL = "sentinel://:pw%21@10.0.0.1:26379/2;sentinel://10.0.0.2:26380/2"
+    settings.CELERY_BROKER_MASTER_NAME = "casino"
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "master_name": "casino",
+        "sentinel_kwargs": {"password": "sentinels"},
+    }
+    point = metrics_endpoint.broker_endpoint()
+    assert point is not None and point.master_name == "casino"
+    assert point.sentinels == (("10.0.0.1", 26379), ("10.0.0.2", 26380))
+    assert (point.db, point.password, point.sentinel_password) == (2, "pw!", "sentinels")
+    assert "pw" not in point.label
+    settings.CELERY_BROKER_MASTER_NAME = ""  # a sentinel URL without a master: nothing to read
+    assert metrics_endpoint.broker_endpoint() is None
     assert "casino_celery_queue_length" not in names(scrape()[2])
 
 
