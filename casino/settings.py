@@ -3,6 +3,7 @@
 Unset REDIS_URL means embedded mode: in-memory channel layer and an in-process clock.
 """
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -18,6 +19,18 @@ def env_bool(name: str, default: bool) -> bool:
     if value is None or value == "":
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_networks(name: str, default: str) -> list[str]:
+    """A comma-separated list of networks (10.0.0.0/8, ::1/128) from the environment; unset, the
+    default; set but empty, none. A value that is not a network stops the start."""
+    networks = [n.strip() for n in os.environ.get(name, default).split(",") if n.strip()]
+    for network in networks:
+        try:
+            ipaddress.ip_network(network)
+        except ValueError as error:
+            raise ImproperlyConfigured(f"{name}: {network!r} is not a network ({error})") from None
+    return networks
 
 
 def database_from_url(url: str) -> dict:
@@ -136,6 +149,14 @@ CASINO_UNLINKED_NETWORKS = [
     ).split(",")
     if n.strip()
 ]
+# GET /metrics (casino/metrics_endpoint.py): allowed with `Authorization: Bearer` and this token,
+# if set, or from these networks (Prometheus beside the servers; empty: the token only).
+CASINO_METRICS_TOKEN = os.environ.get("CASINO_METRICS_TOKEN", "").strip()
+CASINO_METRICS_NETWORKS = env_networks(
+    "CASINO_METRICS_NETWORKS",
+    "127.0.0.0/8,::1/128,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,169.254.0.0/16,"
+    "fc00::/7,fe80::/10,100.64.0.0/10",
+)
 # Daphne serves /static/ itself in DEBUG and embedded mode; CASINO_SERVE_STATIC=1 asks for it in
 # services mode too (bin/cluster). Behind nginx (docker compose) leave it off: nginx serves them.
 CASINO_SERVE_STATIC = env_bool("CASINO_SERVE_STATIC", False)

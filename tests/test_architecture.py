@@ -31,6 +31,7 @@ LAYERS = {
     "casino.serve": "infra",
     "casino.celery": "infra",
     "casino.errors": "infra",
+    "casino.metrics": "infra",  # casino.metrics_endpoint is the site's
     "holdem.models": "tables-data",
     "holdem.presets": "tables-data",
     "holdem.table_options": "tables-data",

@@ -21,6 +21,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
+from casino import metrics
 from casino.redis_shards import async_client, endpoint
 from holdem.db import rows
 from holdem.models import PROCESS_EXPIRY_SECONDS
@@ -125,6 +126,7 @@ class Heartbeat:
         for socket in list(self.sockets):
             settled = self.settled_seqs.get(socket.table_id)
             if settled is not None and socket.last_seq < settled:
+                metrics.resync_hinted()  # metrics:
                 await socket.send_json({"type": "heartbeat", "seq": settled})
         self.settled_seqs = seqs
 
@@ -158,6 +160,8 @@ class Heartbeat:
                 index,
             )
             lost = True
+        if lost:
+            metrics.groups_rejoined(len(self.sockets))  # metrics:
         return lost
 
 
