@@ -89,6 +89,11 @@ class Heartbeat:
             except Exception:  # a database or Redis outage must not stop the heartbeat for good
                 log.exception("web process heartbeat failed")
             await asyncio.sleep(max(0.05, PROCESS_BEAT_SECONDS - (time.monotonic() - started)))
+        # No socket is left to wait on the database thread, and no beat will measure it again
+        # until one comes: a last measure kept from a busy moment would have the busy gate
+        # refuse that socket, and every one after it, for good.
+        self.database_wait = 0.0
+        self.asked_at = None
         for client in self.shards or ():
             await client.aclose()
         self.shards = None
