@@ -15,6 +15,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
@@ -43,6 +44,12 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+@dataclass(frozen=True)
+class Bouncer:
+    port: int
+    pid: int  # its one process (not daemonized): its CPU is part of what a query costs
+
+
 @contextmanager
 def pgbouncer(
     *,
@@ -51,9 +58,9 @@ def pgbouncer(
     pool_size: int = 4,
     lock_timeout_ms: int = 3000,
     max_prepared_statements: int | None = None,
-) -> Iterator[int]:
+) -> Iterator[Bouncer]:
     """Run PgBouncer in front of `server` (every database name, user postgres, trust) and yield
-    its port. `max_prepared_statements`: only for PgBouncer 1.21 or later."""
+    where it listens. `max_prepared_statements`: only for PgBouncer 1.21 or later."""
     path = pgbouncer_path()
     if path is None:
         raise RuntimeError("pgbouncer is not installed (apt-get install -y pgbouncer)")
@@ -86,7 +93,7 @@ def pgbouncer(
         )
         try:
             _wait_for(port, process, folder / "pgbouncer.log")
-            yield port
+            yield Bouncer(port, process.pid)
         finally:
             process.terminate()
             try:

@@ -129,8 +129,8 @@ def test_two_processes_play_through_one_pgbouncer_server_connection(postgres):
     if pgbouncer_path() is None:
         service_missing("needs pgbouncer (apt-get install -y pgbouncer)")
     name = connections["default"].settings_dict["NAME"]
-    with pgbouncer(pool_size=1) as port, ThreadPoolExecutor(2) as pool:
-        results = list(pool.map(lambda tag: pooled_play(port, name, tag), ["a", "b"]))
+    with pgbouncer(pool_size=1) as bouncer, ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(lambda tag: pooled_play(bouncer.port, name, tag), ["a", "b"]))
     for result in results:
         assert result["server_side_cursors_disabled"] is True
         assert result["prepared_statements"] is False
