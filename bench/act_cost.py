@@ -61,7 +61,7 @@ def setup_django(redis_url: str, port: int = 5432) -> None:
     call_command("migrate", verbosity=0)
 
 
-# Added to the backend's CPU: a pooler's process, when the database is reached through one.
+# A pooler's process, when the database is reached through one: its CPU is shown apart.
 POOLER_PID: int | None = None
 # Statements sent to the database (counted by an execute wrapper: the query log is off).
 STATEMENTS = [0]
@@ -73,10 +73,11 @@ def process_cpu_seconds(pid: int) -> float:
 
 
 def backend_cpu_seconds(pid: int) -> float:
-    spent = process_cpu_seconds(pid)
-    if POOLER_PID is not None:
-        spent += process_cpu_seconds(POOLER_PID)
-    return spent
+    return process_cpu_seconds(pid)
+
+
+def pooler_cpu_seconds() -> float:
+    return process_cpu_seconds(POOLER_PID) if POOLER_PID is not None else 0.0
 
 
 def count_statement(execute, sql, params, many, context):
@@ -145,6 +146,7 @@ def play(hands: int, rng, table, users, figures) -> None:
                 backend_cpu_seconds(pid),
                 time.perf_counter(),
                 STATEMENTS[0],
+                pooler_cpu_seconds(),
             )
             table_act(
                 table_id=table.pk,
@@ -158,6 +160,7 @@ def play(hands: int, rng, table, users, figures) -> None:
                 backend_cpu_seconds(pid),
                 time.perf_counter(),
                 STATEMENTS[0],
+                pooler_cpu_seconds(),
             )
             row.refresh_from_db()  # not measured: the benchmark's own look at the table
             figures.add("act" if row.in_hand else "end", started, pid, spent)
@@ -175,9 +178,13 @@ class Figures:
         db = ended[1] - started[1]
         count, app_sum, db_sum = self.rows.get(kind, (0, 0.0, 0.0))
         self.rows[kind] = (count + 1, app_sum + app, db_sum + db)
-        if len(started) == 4:  # an action: its wall time and statements too
-            wall, statements = self.timed.get(kind, (0.0, 0))
-            self.timed[kind] = (wall + ended[2] - started[2], statements + ended[3] - started[3])
+        if len(started) == 5:  # an action: its wall time, statements and the pooler's CPU too
+            wall, statements, pooler = self.timed.get(kind, (0.0, 0, 0.0))
+            self.timed[kind] = (
+                wall + ended[2] - started[2],
+                statements + ended[3] - started[3],
+                pooler + ended[4] - started[4],
+            )
 
     def print(self) -> None:
         total = [0, 0.0, 0.0]
@@ -191,8 +198,10 @@ class Figures:
                     f"postgres_ms={1000 * db / count:5.2f}"
                 )
                 if kind in self.timed:
-                    wall, statements = self.timed[kind]
+                    wall, statements, pooler = self.timed[kind]
                     line += f" wall_ms={1000 * wall / count:6.2f} queries={statements / count:4.2f}"
+                    if POOLER_PID is not None:
+                        line += f" pooler_ms={1000 * pooler / count:5.2f}"
                 print(line)
         acts = self.rows.get("act", (0,))[0] + self.rows.get("end", (0,))[0]
         print(

@@ -6,8 +6,8 @@ keep them). Prints each run's figures and the mean per configuration. Asserts no
 
     .venv/bin/python bench/pool_cost.py --hands 60 --rounds 2
 
-The PgBouncer rows count PgBouncer's own CPU in with PostgreSQL's (`postgres_ms`): it is a
-process every statement passes through. `wall_ms` is the action's time as its caller waits
+PgBouncer's own CPU per action is shown apart (`pgbouncer ms`): it is a process every
+statement passes through. `wall_ms` is the action's time as its caller waits
 for it (commits included); `queries` the statements it sent.
 """
 
@@ -74,6 +74,7 @@ COLUMNS = (
     ("act_queries", "mid-hand queries"),
     ("act_app_ms", "app ms"),
     ("act_postgres_ms", "postgres ms"),
+    ("act_pooler_ms", "pgbouncer ms"),
     ("act_wall_ms", "wall ms"),
     ("end_queries", "hand-end queries"),
     ("end_wall_ms", "hand-end wall ms"),
