@@ -3,13 +3,13 @@
 Unset REDIS_URL means embedded mode: in-memory channel layer and an in-process clock.
 """
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
-from redis.connection import parse_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -19,6 +19,18 @@ def env_bool(name: str, default: bool) -> bool:
     if value is None or value == "":
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_networks(name: str, default: str) -> list[str]:
+    """A comma-separated list of networks (10.0.0.0/8, ::1/128) from the environment; unset, the
+    default; set but empty, none. A value that is not a network stops the start."""
+    networks = [n.strip() for n in os.environ.get(name, default).split(",") if n.strip()]
+    for network in networks:
+        try:
+            ipaddress.ip_network(network)
+        except ValueError as error:
+            raise ImproperlyConfigured(f"{name}: {network!r} is not a network ({error})") from None
+    return networks
 
 
 POOL_MODES = ("session", "transaction")
@@ -84,6 +96,20 @@ def postgres_options(options: dict) -> dict:
     return options
 
 
+def urls_from(value: str) -> list[str]:
+    """A comma-separated list of URLs. A Sentinel URL lists its sentinels with commas too
+    (sentinel://h1:26379,h2:26379/master), so a new URL starts only where a scheme does."""
+    urls: list[str] = []
+    for part in (p.strip() for p in value.split(",")):
+        if not part:
+            continue
+        if "://" in part or not urls:
+            urls.append(part)
+        else:  # host:port of the Sentinel URL before it
+            urls[-1] = f"{urls[-1]},{part}"
+    return urls
+
+
 def sqlite_database(path) -> dict:
     # WAL lets readers work beside the one writer; IMMEDIATE takes the write lock at BEGIN, so
     # two transactions never deadlock upgrading a read lock (SQLite ignores select_for_update).
@@ -144,6 +170,14 @@ CASINO_UNLINKED_NETWORKS = [
     ).split(",")
     if n.strip()
 ]
+# GET /metrics (casino/metrics_endpoint.py): allowed with `Authorization: Bearer` and this token,
+# if set, or from these networks (Prometheus beside the servers; empty: the token only).
+CASINO_METRICS_TOKEN = os.environ.get("CASINO_METRICS_TOKEN", "").strip()
+CASINO_METRICS_NETWORKS = env_networks(
+    "CASINO_METRICS_NETWORKS",
+    "127.0.0.0/8,::1/128,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,169.254.0.0/16,"
+    "fc00::/7,fe80::/10,100.64.0.0/10",
+)
 # Daphne serves /static/ itself in DEBUG and embedded mode; CASINO_SERVE_STATIC=1 asks for it in
 # services mode too (bin/cluster). Behind nginx (docker compose) leave it off: nginx serves them.
 CASINO_SERVE_STATIC = env_bool("CASINO_SERVE_STATIC", False)
@@ -285,49 +319,67 @@ STORAGES = {
 
 
 # Real time: Redis carries table events between processes; embedded mode keeps them in memory.
-def redis_channel_layer(url: str, kind: str = "core") -> dict:
-    """The channel layer on Redis. `core` is channels-redis's default (lists with capacity and
-    expiry: four round trips per group message, polling receivers); `pubsub` publishes each group
-    message once and fans it out inside each process. With bots at 50 tables pubsub played 3x the
-    hands with a quarter of the latency (docs/performance.md), so docker-compose.yml and
-    bin/cluster choose it (CASINO_CHANNEL_LAYER=pubsub). Every process of a site must use the same
-    kind. Both deliver at most once; clients resync on a gap."""
+# The channel layer may spread over several Redis servers (CHANNEL_LAYER_URLS, comma-separated:
+# redis:// or sentinel:// URLs, casino/redis_shards.py): channels-redis hashes each group and
+# channel to one of them. Every process of a site must list the same servers in the same order,
+# so changing them is a full restart (docs/scale.md).
+CHANNEL_LAYER_URLS = urls_from(os.environ.get("CHANNEL_LAYER_URLS", "")) or (
+    [REDIS_URL] if REDIS_URL else []
+)
+if not REDIS_URL and (CHANNEL_LAYER_URLS or os.environ.get("CELERY_BROKER_URL", "").strip()):
+    raise ImproperlyConfigured(
+        "CHANNEL_LAYER_URLS and CELERY_BROKER_URL need REDIS_URL as well: without it the site "
+        "runs embedded, with its channel layer and clock in the one process"
+    )
+
+
+def redis_channel_layer(urls: str | list[str], kind: str = "core") -> dict:
+    """The channel layer on Redis (one URL or a list of shards, casino/layers.py). `core` is
+    channels-redis's default (lists with capacity and expiry: four round trips per group message,
+    polling receivers); `pubsub` publishes each group message once and fans it out inside each
+    process. With bots at 50 tables pubsub played 3x the hands with a quarter of the latency
+    (docs/performance.md), so docker-compose.yml and bin/cluster choose it
+    (CASINO_CHANNEL_LAYER=pubsub). Every process of a site must use the same kind. Both deliver at
+    most once; clients resync on a gap."""
     # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that channels-redis
     # blocks in BZPOPMIN while a process has nothing to receive: the client gave up first and the
     # consumer died (close 1011) after 5 quiet seconds. Reads may now outlast the blocking pop; a
     # dead server is still noticed. redis-py's pool also raises (not waits) past 100 connections:
     # a burst of sockets joining groups at once lost broadcasts at 50 tables.
-    host = {
-        "address": url,
-        "socket_timeout": 30,
-        "socket_connect_timeout": 5,
-        "max_connections": 1000,
+    config = {
+        "urls": [urls] if isinstance(urls, str) else list(urls),
+        "connection": {"socket_timeout": 30, "socket_connect_timeout": 5, "max_connections": 1000},
     }
     if kind == "pubsub":
-        # Redis pub/sub ignores the database number: two sites sharing one Redis on databases of
-        # their own heard each other's tables. The database names the channels instead.
-        database = parse_url(url).get("db", 0)
-        return {
-            "BACKEND": "casino.layers.PubSubLayer",
-            "CONFIG": {"hosts": [host], "prefix": f"asgi.db{database}."},
-        }
+        return {"BACKEND": "casino.layers.PubSubLayer", "CONFIG": config}
     if kind != "core":
         raise ValueError(f"CASINO_CHANNEL_LAYER must be core or pubsub, not {kind!r}")
     return {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [host], "capacity": 1500, "expiry": 30},
+        "BACKEND": "casino.layers.CoreLayer",
+        "CONFIG": {**config, "capacity": 1500, "expiry": 30},
     }
 
 
-if REDIS_URL:
+if CHANNEL_LAYER_URLS:
     CHANNEL_LAYERS = {
-        "default": redis_channel_layer(REDIS_URL, os.environ.get("CASINO_CHANNEL_LAYER") or "core")
+        "default": redis_channel_layer(
+            CHANNEL_LAYER_URLS, os.environ.get("CASINO_CHANNEL_LAYER") or "core"
+        )
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# Celery: the broker is the same Redis; beat fires due deadlines every second (style.md 7, 10).
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# Celery: the broker is REDIS_URL unless CELERY_BROKER_URL names its own (a redis:// URL, or
+# kombu's sentinel://host:port;sentinel://host:port with CELERY_BROKER_MASTER_NAME); beat fires
+# due deadlines every second (style.md 7, 10).
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip() or REDIS_URL or "memory://"
+CELERY_BROKER_MASTER_NAME = os.environ.get("CELERY_BROKER_MASTER_NAME", "").strip()
+if CELERY_BROKER_MASTER_NAME:
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"master_name": CELERY_BROKER_MASTER_NAME}
+    if os.environ.get("CELERY_BROKER_SENTINEL_PASSWORD"):
+        CELERY_BROKER_TRANSPORT_OPTIONS["sentinel_kwargs"] = {
+            "password": os.environ["CELERY_BROKER_SENTINEL_PASSWORD"]
+        }
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
@@ -359,7 +411,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 # casino/middleware.py; report-only lets an operator try a stricter page without breaking it.
 CASINO_CSP_REPORT_ONLY = env_bool("CASINO_CSP_REPORT_ONLY", False)
 # Load balancers and container health checks may ask over plain http.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^livez$", r"^readyz$"]
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)

@@ -26,11 +26,13 @@ LAYERS = {
     "casino.origin": "infra",
     "casino.handshake": "infra",
     "casino.layers": "infra",
+    "casino.redis_shards": "infra",
     "casino.middleware": "infra",
     "casino.readonly_admin": "infra",
     "casino.serve": "infra",
     "casino.celery": "infra",
     "casino.errors": "infra",
+    "casino.metrics": "infra",  # casino.metrics_endpoint is the site's
     "holdem.models": "tables-data",
     "holdem.presets": "tables-data",
     "holdem.table_options": "tables-data",
