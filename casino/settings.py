@@ -256,6 +256,10 @@ DATABASES = {
 if os.environ.get("DATABASE_REPLICA_URL"):
     DATABASES["replica"] = database_from_url(os.environ["DATABASE_REPLICA_URL"], DATABASE_POOL_MODE)
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    # A replica that does not answer sends its pages to the primary (casino/db_routing.py)
+    # after this long, not after the system's TCP timeout of a minute or more.
+    if DATABASES["replica"]["ENGINE"].endswith("postgresql"):
+        DATABASES["replica"]["OPTIONS"].setdefault("connect_timeout", 3)
 # A session connection to the primary, past the pooler, for the long snapshot reads of the
 # audits (`manage.py verify_chain --database direct`): server-side cursors stream their rows
 # there, where through a transaction-mode pooler Django reads each result whole.

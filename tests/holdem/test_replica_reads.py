@@ -17,6 +17,7 @@ from django.db import connections
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from casino import db_routing
 from casino.db_routing import REPLICA, read_db, replica_or_primary
 from holdem.models import HandRecord
 from holdem.selectors.audit import audit_chips
@@ -172,7 +173,7 @@ def test_while_the_replica_lags_the_pages_still_work(postgres, seated, clock, cl
 def test_play_never_reads_the_replica(postgres, broken_replica, seated, clock, sockets):
     """With the replica unreachable, a table's life goes on: sitting down, sockets opened,
     hands dealt and played to their ends, a player leaving, the books audited on the primary."""
-    assert read_db() == REPLICA
+    assert REPLICA in settings.DATABASES
     table, users = seated("nl50", seats=(0, 1, 2))
     channel = sockets.open(table, users[0])
     for _ in range(3):
@@ -185,3 +186,32 @@ def test_play_never_reads_the_replica(postgres, broken_replica, seated, clock, s
     assert connections[REPLICA].connection is None  # never even connected
     with pytest.raises(Exception, match="replica"):
         HandRecord.objects.using(REPLICA).exists()  # what any read there would have met
+
+
+@pytest.mark.django_db(transaction=True, databases=BOTH)
+def test_while_the_replica_is_down_its_pages_read_the_primary(
+    postgres, broken_replica, seated, clock, client, monkeypatch, caplog
+):
+    """A replica that cannot be reached is tried once, then left alone for a while: its pages
+    read the primary meanwhile, and the next read after the wait tries the replica again."""
+    monkeypatch.setattr(db_routing, "_replica_down_until", 0.0)
+    _table, users, record = played_hand(seated, clock)
+    client.force_login(users[0])
+    for page, args in [
+        ("hand_detail", [record.pk]),
+        ("hand_list", []),
+        ("player_stats", []),
+        ("leaderboard", []),
+        ("rooms_now", []),
+    ]:
+        # (capturing the replica's queries would connect it: its connection is looked at instead)
+        with CaptureQueriesContext(connections["default"]) as primary:
+            assert client.get(reverse(page, args=args)).status_code == 200, page
+        assert {"holdem_handrecord", "holdem_handparticipant"} & tables_read(primary), page
+        assert connections[REPLICA].connection is None, page
+    assert f"#{record.pk}" in client.get(reverse("hand_list")).content.decode()
+    assert "the read replica cannot be reached" in caplog.text
+    assert caplog.text.count("the read replica cannot be reached") == 1  # then left alone
+    monkeypatch.setattr(db_routing, "_replica_down_until", 0.0)  # the wait is over
+    assert read_db() == "default"  # tried again: still down
+    assert caplog.text.count("the read replica cannot be reached") == 2
