@@ -33,8 +33,28 @@ def env_networks(name: str, default: str) -> list[str]:
     return networks
 
 
-def database_from_url(url: str) -> dict:
-    """Turn DATABASE_URL (postgres://user:pass@host:port/name or sqlite:///path) into Django's form."""
+POOL_MODES = ("session", "transaction")
+
+
+def database_pool_mode() -> str:
+    """DATABASE_POOL_MODE: `session` (the default: a direct connection, or a pooler that gives
+    each client a server of its own) or `transaction` (PgBouncer's transaction pooling: each
+    transaction, and each statement outside one, may run on another server connection)."""
+    mode = (os.environ.get("DATABASE_POOL_MODE") or "session").strip().lower()
+    if mode not in POOL_MODES:
+        raise ImproperlyConfigured(
+            f"DATABASE_POOL_MODE must be session or transaction, not {mode!r}"
+        )
+    return mode
+
+
+def database_from_url(url: str, pool_mode: str = "session") -> dict:
+    """Turn DATABASE_URL (postgres://user:pass@host:port/name or sqlite:///path) into Django's form.
+
+    `pool_mode="transaction"`: the URL is a transaction-mode pooler. A server-side cursor outside
+    a transaction is declared WITH HOLD to outlive it, and the next statement may reach another
+    server connection, where that cursor does not exist: Django reads such results whole instead
+    (docs/decisions.md, Database)."""
     parts = urlsplit(url)
     if parts.scheme == "sqlite":
         path = unquote(parts.path)
@@ -55,6 +75,7 @@ def database_from_url(url: str) -> dict:
             # A health check is one more round trip before every database call of a consumer.
             "CONN_HEALTH_CHECKS": env_bool("DJANGO_CONN_HEALTH_CHECKS", True),
             "OPTIONS": postgres_options(dict(parse_qsl(parts.query))),
+            "DISABLE_SERVER_SIDE_CURSORS": pool_mode == "transaction",
             "TEST": {"NAME": os.environ.get("DATABASE_TEST_NAME") or None},
         }
     raise ValueError(
@@ -160,9 +181,14 @@ CASINO_METRICS_NETWORKS = env_networks(
 # Daphne serves /static/ itself in DEBUG and embedded mode; CASINO_SERVE_STATIC=1 asks for it in
 # services mode too (bin/cluster). Behind nginx (docker compose) leave it off: nginx serves them.
 CASINO_SERVE_STATIC = env_bool("CASINO_SERVE_STATIC", False)
-# The table action's statements are prepared once per PostgreSQL connection (holdem/db/rows.py).
-# Off only behind a pooler that cannot keep them (PgBouncer in transaction mode).
-CASINO_PREPARED_STATEMENTS = env_bool("CASINO_PREPARED_STATEMENTS", True)
+DATABASE_POOL_MODE = database_pool_mode()
+# The table action's statements are prepared once per PostgreSQL connection (holdem/db/rows.py),
+# at the protocol level (psycopg's Parse and Close messages, never SQL PREPARE). A direct
+# connection keeps them; a transaction-mode pooler keeps them only if it tracks them (PgBouncer
+# 1.21 or later with max_prepared_statements above 0), so there they are off unless asked for.
+CASINO_PREPARED_STATEMENTS = env_bool(
+    "CASINO_PREPARED_STATEMENTS", DATABASE_POOL_MODE != "transaction"
+)
 
 INSTALLED_APPS = [
     "daphne",
@@ -218,7 +244,28 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL") or "sqlite:///db.sqlite3")}
+DATABASES = {
+    "default": database_from_url(
+        os.environ.get("DATABASE_URL") or "sqlite:///db.sqlite3", DATABASE_POOL_MODE
+    )
+}
+# A read replica (casino/db_routing.py): history, statistics, the leaderboard, the lobby's
+# figures and the audits read there, by name; play never does. Without it they read "default".
+# It sits behind the same pooler as the primary when there is one (DATABASE_POOL_MODE). In
+# tests it mirrors "default": a replica is never a database of its own to create.
+if os.environ.get("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = database_from_url(os.environ["DATABASE_REPLICA_URL"], DATABASE_POOL_MODE)
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    # A replica that does not answer sends its pages to the primary (casino/db_routing.py)
+    # after this long, not after the system's TCP timeout of a minute or more.
+    if DATABASES["replica"]["ENGINE"].endswith("postgresql"):
+        DATABASES["replica"]["OPTIONS"].setdefault("connect_timeout", 3)
+# A session connection to the primary, past the pooler, for the long snapshot reads of the
+# audits (`manage.py verify_chain --database direct`): server-side cursors stream their rows
+# there, where through a transaction-mode pooler Django reads each result whole.
+if os.environ.get("DATABASE_DIRECT_URL"):
+    DATABASES["direct"] = database_from_url(os.environ["DATABASE_DIRECT_URL"])
+    DATABASES["direct"]["TEST"] = {"MIRROR": "default"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Sign-in protection (docs/decisions.md). Failed sign-ins are counted in the database, so every

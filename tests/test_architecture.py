@@ -21,6 +21,7 @@ LAYERS = {
     "casino.accounts": "accounts",
     "casino.append_only": "infra",
     "casino.chain": "infra",
+    "casino.db_routing": "infra",
     "casino.logging": "infra",
     "casino.origin": "infra",
     "casino.handshake": "infra",

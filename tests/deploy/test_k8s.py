@@ -531,12 +531,9 @@ def test_the_production_secret_example_has_every_key_the_pods_read(
     assert config["DATABASE_POOL_MODE"] == "transaction"
 
 
-# Names of the shared environment contract whose readers land with other branches (the database
-# pooler and replica, the beat's Redis, the metrics token): empty this once they are all merged.
+# Names of the shared environment contract whose readers land with other branches (the beat's
+# Redis, the metrics token): empty this once they are all merged.
 READ_ELSEWHERE = {
-    "DATABASE_POOL_MODE",
-    "DATABASE_REPLICA_URL",
-    "DATABASE_DIRECT_URL",
     "CELERY_BEAT_REDIS_URL",
     "CASINO_METRICS_TOKEN",
 }
