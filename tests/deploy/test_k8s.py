@@ -379,7 +379,14 @@ def test_the_pgbouncer_component_carries_what_the_site_sends(renders: dict[str, 
     }
     assert pooler["pool_mode"] == "transaction"
     assert "lock_timeout" in pooler["track_extra_parameters"]
-    assert "options" not in pooler["ignore_startup_parameters"]
+    # Unset, or the list must hold `options`: a list without it lets an unauthenticated client
+    # spin PgBouncer 1.20-1.26.0 forever (CVE-2026-107349); the version is at least 1.26.1.
+    ignored = pooler.get("ignore_startup_parameters")
+    assert ignored is None or "options" in ignored
+    image = named(production, "Deployment", "pgbouncer")["spec"]["template"]["spec"]["containers"][
+        0
+    ]["image"]
+    assert tuple(int(n) for n in image.rsplit(":", 1)[1].split(".")) >= (1, 26, 1)
     assert int(pooler["max_prepared_statements"]) > 0
     config = named(production, "ConfigMap", "casino-config")["data"]
     assert config["DATABASE_POOL_MODE"] == "transaction"
