@@ -7,7 +7,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(VENV)/bin/pip
 
-.PHONY: run test test-fast cluster load chaos floor compose-check compose-e2e lock bench clean
+.PHONY: run test test-fast cluster load chaos floor compose-check compose-e2e k8s-check lock bench clean
 
 # Installs read the lock files (every package, direct and indirect, pinned with its hashes);
 # requirements*.txt name what we depend on and are the input the locks are made from.
@@ -64,6 +64,11 @@ floor: $(VENV)/.dev
 ## make compose-check: is docker-compose.yml valid? (needs a Compose client, not the engine)
 compose-check: $(VENV)/.dev
 	$(VENV)/bin/pytest -q tests/integration/test_compose.py
+
+## make k8s-check: do deploy/k8s's overlays render (kubectl kustomize) and pass the offline schema and
+## our own checks? (kubectl with kustomize v5: bin/install-kubectl; docs/deploy.md, Kubernetes)
+k8s-check: $(VENV)/.dev
+	$(VENV)/bin/pytest -q tests/deploy/test_k8s.py
 
 ## make compose-e2e: the docker-compose stack built, started, played and scaled for real (installs
 ## Docker when missing; local stand-ins for the official images; docs/deploy.md). CI runs it.

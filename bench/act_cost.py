@@ -8,9 +8,14 @@ buying in again costs. Asserts nothing.
     .venv/bin/python bench/act_cost.py --hands 200            # figures
     .venv/bin/python bench/act_cost.py --hands 100 --profile  # and the top of a cProfile
 
-Uses its own database (casino_actcost, made and migrated on first use) on the PostgreSQL of
-DATABASE_URL's server, and the pub/sub channel layer on CASINO_REDIS (default db 11), with
+Uses its own database (casino_actcost, made and migrated on first use) on the PostgreSQL at
+127.0.0.1:5432, and the pub/sub channel layer on CASINO_REDIS (default db 11), with
 nobody listening: what the sockets cost is bench/floor.py's to measure.
+
+`--port` reaches the database through a pooler on that port instead (bench/pool_cost.py starts
+PgBouncer and runs this beside a direct run); `--pooler-pid` adds that process's CPU to
+PostgreSQL's. The backend measured is the one answering `pg_backend_pid()`: behind a pooler,
+give it one server connection so that it stays the same.
 """
 
 import argparse
@@ -36,10 +41,10 @@ from asgiref.sync import sync_to_async  # noqa: E402
 
 # Django's modules are imported inside the functions below: they load only once setup_django
 # has pointed the settings at the benchmark's own database.
-def setup_django(redis_url: str) -> None:
+def setup_django(redis_url: str, port: int = 5432) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
     os.environ.setdefault("DJANGO_DEBUG", "false")  # as the servers run (bin/cluster): no query log
-    os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
+    os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:{port}/{DATABASE}"
     os.environ.setdefault("DJANGO_SECRET_KEY", "bench-0123456789abcdef0123456789abcdef0123456789")
     os.environ["REDIS_URL"] = redis_url
     os.environ["CASINO_CHANNEL_LAYER"] = "pubsub"
@@ -56,9 +61,28 @@ def setup_django(redis_url: str) -> None:
     call_command("migrate", verbosity=0)
 
 
-def backend_cpu_seconds(pid: int) -> float:
+# A pooler's process, when the database is reached through one: its CPU is shown apart.
+POOLER_PID: int | None = None
+# Statements sent to the database (counted by an execute wrapper: the query log is off).
+STATEMENTS = [0]
+
+
+def process_cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def backend_cpu_seconds(pid: int) -> float:
+    return process_cpu_seconds(pid)
+
+
+def pooler_cpu_seconds() -> float:
+    return process_cpu_seconds(POOLER_PID) if POOLER_PID is not None else 0.0
+
+
+def count_statement(execute, sql, params, many, context):
+    STATEMENTS[0] += 1
+    return execute(sql, params, many, context)
 
 
 def make_table():
@@ -95,7 +119,9 @@ def play(hands: int, rng, table, users, figures) -> None:
     from holdem.models import Seat, Table
     from holdem.services import table_act, table_sit
 
-    pid = connection.cursor().connection.info.backend_pid
+    with connection.cursor() as cursor:  # behind a pooler, its server connection's backend
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
     played = 0
     while played < hands:
         seated = set(Seat.objects.filter(table=table).values_list("number", flat=True))
@@ -115,7 +141,13 @@ def play(hands: int, rng, table, users, figures) -> None:
             if legal is None:
                 break
             action, amount = choose_action(asdict(legal), rng)
-            started = (time.process_time(), backend_cpu_seconds(pid))
+            started = (
+                time.process_time(),
+                backend_cpu_seconds(pid),
+                time.perf_counter(),
+                STATEMENTS[0],
+                pooler_cpu_seconds(),
+            )
             table_act(
                 table_id=table.pk,
                 user=users[legal.seat],
@@ -123,7 +155,13 @@ def play(hands: int, rng, table, users, figures) -> None:
                 amount=amount,
                 turn_token=row.turn_token,
             )
-            spent = (time.process_time(), backend_cpu_seconds(pid))
+            spent = (
+                time.process_time(),
+                backend_cpu_seconds(pid),
+                time.perf_counter(),
+                STATEMENTS[0],
+                pooler_cpu_seconds(),
+            )
             row.refresh_from_db()  # not measured: the benchmark's own look at the table
             figures.add("act" if row.in_hand else "end", started, pid, spent)
         played += 1
@@ -132,6 +170,7 @@ def play(hands: int, rng, table, users, figures) -> None:
 class Figures:
     def __init__(self):
         self.rows = {}
+        self.timed = {}
 
     def add(self, kind: str, started, pid, ended=None) -> None:
         ended = ended or (time.process_time(), backend_cpu_seconds(pid))
@@ -139,6 +178,13 @@ class Figures:
         db = ended[1] - started[1]
         count, app_sum, db_sum = self.rows.get(kind, (0, 0.0, 0.0))
         self.rows[kind] = (count + 1, app_sum + app, db_sum + db)
+        if len(started) == 5:  # an action: its wall time, statements and the pooler's CPU too
+            wall, statements, pooler = self.timed.get(kind, (0.0, 0, 0.0))
+            self.timed[kind] = (
+                wall + ended[2] - started[2],
+                statements + ended[3] - started[3],
+                pooler + ended[4] - started[4],
+            )
 
     def print(self) -> None:
         total = [0, 0.0, 0.0]
@@ -147,10 +193,16 @@ class Figures:
             if kind != "sit":  # a bust's buy-in again: what a bot does, not every player
                 total = [total[0] + count, total[1] + app, total[2] + db]
             if count:
-                print(
+                line = (
                     f"act_cost: {kind:5} n={count:5} app_ms={1000 * app / count:6.2f} "
                     f"postgres_ms={1000 * db / count:5.2f}"
                 )
+                if kind in self.timed:
+                    wall, statements, pooler = self.timed[kind]
+                    line += f" wall_ms={1000 * wall / count:6.2f} queries={statements / count:4.2f}"
+                    if POOLER_PID is not None:
+                        line += f" pooler_ms={1000 * pooler / count:5.2f}"
+                print(line)
         acts = self.rows.get("act", (0,))[0] + self.rows.get("end", (0,))[0]
         print(
             f"act_cost: per player action (starts shared out) n={acts} "
@@ -165,14 +217,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/11")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--port", type=int, default=5432, help="the database's (or a pooler's)")
+    parser.add_argument("--pooler-pid", type=int, help="a pooler's process, to count its CPU")
     args = parser.parse_args()
-    setup_django(args.redis_url)
+    global POOLER_PID
+    POOLER_PID = args.pooler_pid
+    setup_django(args.redis_url, args.port)
     rng = random.Random(args.seed)
     table, users = make_table()
     figures = Figures()
     profiler = cProfile.Profile() if args.profile else None
 
     def run() -> None:
+        from django.db import connection
+
+        connection.ensure_connection()
+        connection.execute_wrappers.append(count_statement)
         play(args.warmup, rng, table, users, Figures())
         if profiler:
             profiler.enable()

@@ -11,6 +11,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from casino.handshake import auth_stack  # noqa: E402  (needs the app registry loaded)
+from casino.metrics_endpoint import MetricsEndpoint  # noqa: E402
 from casino.origin import SiteOriginValidator  # noqa: E402
 from casino.routing import websocket_urlpatterns  # noqa: E402
 from holdem.realtime.embedded_clock import EmbeddedClock  # noqa: E402
@@ -25,7 +26,7 @@ if settings.DEBUG or settings.EMBEDDED or settings.CASINO_SERVE_STATIC:
 application = EmbeddedClock(
     ProtocolTypeRouter(
         {
-            "http": django_http,
+            "http": MetricsEndpoint(django_http),  # GET /metrics, before Django
             "websocket": BusyGate(
                 SiteOriginValidator(auth_stack(URLRouter(websocket_urlpatterns)))
             ),

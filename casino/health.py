@@ -1,16 +1,33 @@
-"""GET /healthz: can this web process reach its database and Redis, and is the deadline clock
-(Celery beat, or the in-process clock) running? For load balancers and container health checks;
-200 when everything configured answers, 503 otherwise."""
+"""The probes of a web process, each for its own caller (docs/deploy.md, "Probes"):
 
+- GET /livez: the process answers. An orchestrator restarts a process that stops answering; nothing
+  outside the process is asked, so an outage elsewhere restarts nobody.
+- GET /readyz: it can take sockets: its database thread is not queued past the busy gate's limit
+  (the wait a new socket would have). An orchestrator stops sending new connections to a process
+  that is not ready, and sends them again when it is; the other servers are not affected by it.
+- GET /healthz: for the operator and compose's health checks: the database, every Redis server
+  (REDIS_URL, each shard of the channel layer, the broker) and the deadline clock. A beat outage
+  turns it red on every server at once, so it must not be a readiness probe.
+200 when ready or healthy, 503 otherwise.
+"""
+
+import asyncio
+import contextvars
 import logging
+import time
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+from kombu import Connection
 
+from casino.redis_shards import RedisEndpoint, endpoint, sync_client
+from holdem.realtime.heartbeat import heartbeat
+from holdem.realtime.sockets import BUSY_SECONDS
 from holdem.selectors.liveness import clock_last_run
 
 log = logging.getLogger(__name__)
@@ -34,22 +51,49 @@ def database_status() -> str:
 
 
 def redis_status() -> str:
+    """Every Redis server the process uses, as one status: the first failure, or ok."""
     if not settings.REDIS_URL:
         return NOT_CONFIGURED
-    import redis
+    failed = [status for status in layer_status().values() if status != OK]
+    return failed[0] if failed else _ping(endpoint(settings.REDIS_URL))
 
+
+def layer_status() -> dict[str, str]:
+    """Each shard of the channel layer (its URL without the password) -> ok or the error."""
+    return {
+        point.label: _ping(point)
+        for point in (endpoint(url) for url in settings.CHANNEL_LAYER_URLS)
+    }
+
+
+def broker_status() -> str:
+    """The Celery broker, reached as the workers reach it."""
+    if not settings.REDIS_URL:
+        return NOT_CONFIGURED
+    url = settings.CELERY_BROKER_URL
+    if url == settings.REDIS_URL or url.startswith(("redis://", "rediss://")):
+        return _ping(endpoint(url))
     try:
-        client = redis.Redis.from_url(
-            settings.REDIS_URL,
-            socket_timeout=REDIS_TIMEOUT_SECONDS,
-            socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
-        )
+        options = getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {})
+        with Connection(
+            url, transport_options=options, connect_timeout=REDIS_TIMEOUT_SECONDS
+        ) as broker:
+            broker.ensure_connection(max_retries=1, timeout=REDIS_TIMEOUT_SECONDS)
+    except Exception as error:
+        log.warning("healthz: broker check failed: %s", error)
+        return f"error: {type(error).__name__}"
+    return OK
+
+
+def _ping(point: RedisEndpoint) -> str:
+    try:
+        client = sync_client(point, REDIS_TIMEOUT_SECONDS)
         try:
             client.ping()
         finally:
             client.close()
     except Exception as error:
-        log.warning("healthz: redis check failed: %s", error)
+        log.warning("healthz: redis %s check failed: %s", point.label, error)
         return f"error: {type(error).__name__}"
     return OK
 
@@ -71,9 +115,53 @@ def clock_status() -> tuple[str, str | None]:
 @never_cache
 @require_safe
 def healthz(request):
-    checks = {"database": database_status(), "redis": redis_status()}
+    checks = {"database": database_status(), "redis": redis_status(), "broker": broker_status()}
     clock, clock_last_ran = clock_status() if checks["database"] == OK else ("unknown", None)
     checks["clock"] = clock
     healthy = all(status in (OK, NOT_CONFIGURED, NOT_STARTED) for status in checks.values())
-    body = {"status": OK if healthy else "error", **checks, "clock_last_ran": clock_last_ran}
+    body = {
+        "status": OK if healthy else "error",
+        **checks,
+        "layer": layer_status() if settings.REDIS_URL else {},
+        "clock_last_ran": clock_last_ran,
+    }
     return JsonResponse(body, status=200 if healthy else 503)
+
+
+@never_cache
+@require_safe
+def livez(request):
+    """The process answers: nothing else is asked."""
+    return JsonResponse({"status": OK})
+
+
+# A readiness probe's own trip to the database thread waits this long at most.
+READY_WAIT_SECONDS = 2.0
+
+
+@never_cache
+@require_safe
+async def readyz(request):
+    """Whether a socket opened now would be taken: the busy gate's measure of this process
+    (holdem/realtime/sockets.py, BusyGate), and a trip of our own to the database thread, which
+    tells the same when no socket is open to measure it."""
+    asked = time.monotonic()
+    # In a context of its own: this request's context would give it a thread of its own (Django
+    # runs each request's sync calls on a thread of the request), and the queue to measure is
+    # the one the sockets share.
+    trip_done = asyncio.get_running_loop().create_task(
+        database_sync_to_async(_nothing)(), context=contextvars.Context()
+    )
+    try:
+        await asyncio.wait_for(trip_done, READY_WAIT_SECONDS)
+        trip = time.monotonic() - asked
+    except TimeoutError:
+        trip = READY_WAIT_SECONDS
+    behind = max(heartbeat().database_behind(), trip)
+    ready = behind <= BUSY_SECONDS
+    body = {"status": OK if ready else "busy", "database_behind": round(behind, 3)}
+    return JsonResponse(body, status=200 if ready else 503)
+
+
+def _nothing() -> None:
+    """A call that only waits its turn on the database thread."""

@@ -3,13 +3,13 @@
 Unset REDIS_URL means embedded mode: in-memory channel layer and an in-process clock.
 """
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
-from redis.connection import parse_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -21,8 +21,40 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-def database_from_url(url: str) -> dict:
-    """Turn DATABASE_URL (postgres://user:pass@host:port/name or sqlite:///path) into Django's form."""
+def env_networks(name: str, default: str) -> list[str]:
+    """A comma-separated list of networks (10.0.0.0/8, ::1/128) from the environment; unset, the
+    default; set but empty, none. A value that is not a network stops the start."""
+    networks = [n.strip() for n in os.environ.get(name, default).split(",") if n.strip()]
+    for network in networks:
+        try:
+            ipaddress.ip_network(network)
+        except ValueError as error:
+            raise ImproperlyConfigured(f"{name}: {network!r} is not a network ({error})") from None
+    return networks
+
+
+POOL_MODES = ("session", "transaction")
+
+
+def database_pool_mode() -> str:
+    """DATABASE_POOL_MODE: `session` (the default: a direct connection, or a pooler that gives
+    each client a server of its own) or `transaction` (PgBouncer's transaction pooling: each
+    transaction, and each statement outside one, may run on another server connection)."""
+    mode = (os.environ.get("DATABASE_POOL_MODE") or "session").strip().lower()
+    if mode not in POOL_MODES:
+        raise ImproperlyConfigured(
+            f"DATABASE_POOL_MODE must be session or transaction, not {mode!r}"
+        )
+    return mode
+
+
+def database_from_url(url: str, pool_mode: str = "session") -> dict:
+    """Turn DATABASE_URL (postgres://user:pass@host:port/name or sqlite:///path) into Django's form.
+
+    `pool_mode="transaction"`: the URL is a transaction-mode pooler. A server-side cursor outside
+    a transaction is declared WITH HOLD to outlive it, and the next statement may reach another
+    server connection, where that cursor does not exist: Django reads such results whole instead
+    (docs/decisions.md, Database)."""
     parts = urlsplit(url)
     if parts.scheme == "sqlite":
         path = unquote(parts.path)
@@ -43,6 +75,7 @@ def database_from_url(url: str) -> dict:
             # A health check is one more round trip before every database call of a consumer.
             "CONN_HEALTH_CHECKS": env_bool("DJANGO_CONN_HEALTH_CHECKS", True),
             "OPTIONS": postgres_options(dict(parse_qsl(parts.query))),
+            "DISABLE_SERVER_SIDE_CURSORS": pool_mode == "transaction",
             "TEST": {"NAME": os.environ.get("DATABASE_TEST_NAME") or None},
         }
     raise ValueError(
@@ -61,6 +94,20 @@ def postgres_options(options: dict) -> dict:
     if lock_timeout > 0 and "options" not in options:
         options["options"] = f"-c lock_timeout={lock_timeout}"
     return options
+
+
+def urls_from(value: str) -> list[str]:
+    """A comma-separated list of URLs. A Sentinel URL lists its sentinels with commas too
+    (sentinel://h1:26379,h2:26379/master), so a new URL starts only where a scheme does."""
+    urls: list[str] = []
+    for part in (p.strip() for p in value.split(",")):
+        if not part:
+            continue
+        if "://" in part or not urls:
+            urls.append(part)
+        else:  # host:port of the Sentinel URL before it
+            urls[-1] = f"{urls[-1]},{part}"
+    return urls
 
 
 def sqlite_database(path) -> dict:
@@ -126,12 +173,25 @@ CASINO_UNLINKED_NETWORKS = [
     ).split(",")
     if n.strip()
 ]
+# GET /metrics (casino/metrics_endpoint.py): allowed with `Authorization: Bearer` and this token,
+# if set, or from these networks (Prometheus beside the servers; empty: the token only).
+CASINO_METRICS_TOKEN = os.environ.get("CASINO_METRICS_TOKEN", "").strip()
+CASINO_METRICS_NETWORKS = env_networks(
+    "CASINO_METRICS_NETWORKS",
+    "127.0.0.0/8,::1/128,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,169.254.0.0/16,"
+    "fc00::/7,fe80::/10,100.64.0.0/10",
+)
 # Daphne serves /static/ itself in DEBUG and embedded mode; CASINO_SERVE_STATIC=1 asks for it in
 # services mode too (bin/cluster). Behind nginx (docker compose) leave it off: nginx serves them.
 CASINO_SERVE_STATIC = env_bool("CASINO_SERVE_STATIC", False)
-# The table action's statements are prepared once per PostgreSQL connection (holdem/db/rows.py).
-# Off only behind a pooler that cannot keep them (PgBouncer in transaction mode).
-CASINO_PREPARED_STATEMENTS = env_bool("CASINO_PREPARED_STATEMENTS", True)
+DATABASE_POOL_MODE = database_pool_mode()
+# The table action's statements are prepared once per PostgreSQL connection (holdem/db/rows.py),
+# at the protocol level (psycopg's Parse and Close messages, never SQL PREPARE). A direct
+# connection keeps them; a transaction-mode pooler keeps them only if it tracks them (PgBouncer
+# 1.21 or later with max_prepared_statements above 0), so there they are off unless asked for.
+CASINO_PREPARED_STATEMENTS = env_bool(
+    "CASINO_PREPARED_STATEMENTS", DATABASE_POOL_MODE != "transaction"
+)
 
 INSTALLED_APPS = [
     "daphne",
@@ -187,7 +247,28 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL") or "sqlite:///db.sqlite3")}
+DATABASES = {
+    "default": database_from_url(
+        os.environ.get("DATABASE_URL") or "sqlite:///db.sqlite3", DATABASE_POOL_MODE
+    )
+}
+# A read replica (casino/db_routing.py): history, statistics, the leaderboard, the lobby's
+# figures and the audits read there, by name; play never does. Without it they read "default".
+# It sits behind the same pooler as the primary when there is one (DATABASE_POOL_MODE). In
+# tests it mirrors "default": a replica is never a database of its own to create.
+if os.environ.get("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = database_from_url(os.environ["DATABASE_REPLICA_URL"], DATABASE_POOL_MODE)
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    # A replica that does not answer sends its pages to the primary (casino/db_routing.py)
+    # after this long, not after the system's TCP timeout of a minute or more.
+    if DATABASES["replica"]["ENGINE"].endswith("postgresql"):
+        DATABASES["replica"]["OPTIONS"].setdefault("connect_timeout", 3)
+# A session connection to the primary, past the pooler, for the long snapshot reads of the
+# audits (`manage.py verify_chain --database direct`): server-side cursors stream their rows
+# there, where through a transaction-mode pooler Django reads each result whole.
+if os.environ.get("DATABASE_DIRECT_URL"):
+    DATABASES["direct"] = database_from_url(os.environ["DATABASE_DIRECT_URL"])
+    DATABASES["direct"]["TEST"] = {"MIRROR": "default"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Sign-in protection (docs/decisions.md). Failed sign-ins are counted in the database, so every
@@ -245,49 +326,67 @@ STORAGES = {
 
 
 # Real time: Redis carries table events between processes; embedded mode keeps them in memory.
-def redis_channel_layer(url: str, kind: str = "core") -> dict:
-    """The channel layer on Redis. `core` is channels-redis's default (lists with capacity and
-    expiry: four round trips per group message, polling receivers); `pubsub` publishes each group
-    message once and fans it out inside each process. With bots at 50 tables pubsub played 3x the
-    hands with a quarter of the latency (docs/performance.md), so docker-compose.yml and
-    bin/cluster choose it (CASINO_CHANNEL_LAYER=pubsub). Every process of a site must use the same
-    kind. Both deliver at most once; clients resync on a gap."""
+# The channel layer may spread over several Redis servers (CHANNEL_LAYER_URLS, comma-separated:
+# redis:// or sentinel:// URLs, casino/redis_shards.py): channels-redis hashes each group and
+# channel to one of them. Every process of a site must list the same servers in the same order,
+# so changing them is a full restart (docs/scale.md).
+CHANNEL_LAYER_URLS = urls_from(os.environ.get("CHANNEL_LAYER_URLS", "")) or (
+    [REDIS_URL] if REDIS_URL else []
+)
+if not REDIS_URL and (CHANNEL_LAYER_URLS or os.environ.get("CELERY_BROKER_URL", "").strip()):
+    raise ImproperlyConfigured(
+        "CHANNEL_LAYER_URLS and CELERY_BROKER_URL need REDIS_URL as well: without it the site "
+        "runs embedded, with its channel layer and clock in the one process"
+    )
+
+
+def redis_channel_layer(urls: str | list[str], kind: str = "core") -> dict:
+    """The channel layer on Redis (one URL or a list of shards, casino/layers.py). `core` is
+    channels-redis's default (lists with capacity and expiry: four round trips per group message,
+    polling receivers); `pubsub` publishes each group message once and fans it out inside each
+    process. With bots at 50 tables pubsub played 3x the hands with a quarter of the latency
+    (docs/performance.md), so docker-compose.yml and bin/cluster choose it
+    (CASINO_CHANNEL_LAYER=pubsub). Every process of a site must use the same kind. Both deliver at
+    most once; clients resync on a gap."""
     # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that channels-redis
     # blocks in BZPOPMIN while a process has nothing to receive: the client gave up first and the
     # consumer died (close 1011) after 5 quiet seconds. Reads may now outlast the blocking pop; a
     # dead server is still noticed. redis-py's pool also raises (not waits) past 100 connections:
     # a burst of sockets joining groups at once lost broadcasts at 50 tables.
-    host = {
-        "address": url,
-        "socket_timeout": 30,
-        "socket_connect_timeout": 5,
-        "max_connections": 1000,
+    config = {
+        "urls": [urls] if isinstance(urls, str) else list(urls),
+        "connection": {"socket_timeout": 30, "socket_connect_timeout": 5, "max_connections": 1000},
     }
     if kind == "pubsub":
-        # Redis pub/sub ignores the database number: two sites sharing one Redis on databases of
-        # their own heard each other's tables. The database names the channels instead.
-        database = parse_url(url).get("db", 0)
-        return {
-            "BACKEND": "casino.layers.PubSubLayer",
-            "CONFIG": {"hosts": [host], "prefix": f"asgi.db{database}."},
-        }
+        return {"BACKEND": "casino.layers.PubSubLayer", "CONFIG": config}
     if kind != "core":
         raise ValueError(f"CASINO_CHANNEL_LAYER must be core or pubsub, not {kind!r}")
     return {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [host], "capacity": 1500, "expiry": 30},
+        "BACKEND": "casino.layers.CoreLayer",
+        "CONFIG": {**config, "capacity": 1500, "expiry": 30},
     }
 
 
-if REDIS_URL:
+if CHANNEL_LAYER_URLS:
     CHANNEL_LAYERS = {
-        "default": redis_channel_layer(REDIS_URL, os.environ.get("CASINO_CHANNEL_LAYER") or "core")
+        "default": redis_channel_layer(
+            CHANNEL_LAYER_URLS, os.environ.get("CASINO_CHANNEL_LAYER") or "core"
+        )
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# Celery: the broker is the same Redis; beat fires due deadlines every second (style.md 7, 10).
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# Celery: the broker is REDIS_URL unless CELERY_BROKER_URL names its own (a redis:// URL, or
+# kombu's sentinel://host:port;sentinel://host:port with CELERY_BROKER_MASTER_NAME); beat fires
+# due deadlines every second (style.md 7, 10).
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip() or REDIS_URL or "memory://"
+CELERY_BROKER_MASTER_NAME = os.environ.get("CELERY_BROKER_MASTER_NAME", "").strip()
+if CELERY_BROKER_MASTER_NAME:
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"master_name": CELERY_BROKER_MASTER_NAME}
+    if os.environ.get("CELERY_BROKER_SENTINEL_PASSWORD"):
+        CELERY_BROKER_TRANSPORT_OPTIONS["sentinel_kwargs"] = {
+            "password": os.environ["CELERY_BROKER_SENTINEL_PASSWORD"]
+        }
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
@@ -319,7 +418,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 # casino/middleware.py; report-only lets an operator try a stricter page without breaking it.
 CASINO_CSP_REPORT_ONLY = env_bool("CASINO_CSP_REPORT_ONLY", False)
 # Load balancers and container health checks may ask over plain http.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^livez$", r"^readyz$"]
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)

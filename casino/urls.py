@@ -55,6 +55,8 @@ urlpatterns = [
     path("hands/<int:hand_id>/hand.json", holdem_views.hand_json, name="hand_json"),
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
+    path("livez", health.livez, name="livez"),
+    path("readyz", health.readyz, name="readyz"),
     path("favicon.ico", pages.favicon, name="favicon"),
     path("fairness/", pages.fairness, name="fairness"),
 ]

@@ -3,17 +3,19 @@ PokerStars-format download of each; the table page, the statistics and a Sit & G
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import DEFAULT_DB_ALIAS
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.dateparse import parse_datetime
 from django.utils.text import capfirst
 
+from casino.db_routing import read_db
 from casino.errors import DomainError
 from holdem.history.pokerstars import pokerstars_text
 from holdem.history.replayer import hand_replay
 from holdem.models import HandRecord, Seat, Table, TableKind, TableStatus, Tournament
 from holdem.selectors.fairness import hand_fairness
-from holdem.selectors.hand_history import hand_before, hand_summary_for, hands_of
+from holdem.selectors.hand_history import finished_hand, hand_before, hand_summary_for, hands_of
 from holdem.selectors.lobby_page import rooms_page
 from holdem.selectors.stats import chip_chart, leaderboards, player_stats
 from holdem.selectors.tournaments import tournament_results, tournament_stats
@@ -25,15 +27,16 @@ def hand_list(request):
     # Each hand's record is replayed from its action log: one query for all the logs.
     records = hands_of(request.user, limit=30).prefetch_related("actions")
     hands = [hand_summary_for(record, request.user) for record in records]
-    return render(request, "holdem/hands.html", {"hands": hands})
+    # Read from the replica when there is one: a hand that has just ended may not be listed yet.
+    return render(
+        request, "holdem/hands.html", {"hands": hands, "may_lag": read_db() != DEFAULT_DB_ALIAS}
+    )
 
 
 def _visible_hand(request, hand_id) -> HandRecord:
-    record = get_object_or_404(
-        HandRecord.objects.select_related("table").prefetch_related("actions"),
-        pk=hand_id,
-        ended_at__isnull=False,
-    )
+    record = finished_hand(hand_id)
+    if record is None:
+        raise Http404("no such finished hand")
     if not request.user.is_staff and not record.participants.filter(user=request.user).exists():
         raise Http404("not one of your hands")
     return record

@@ -5,6 +5,8 @@ link a new line gets from its wallet (under the wallet lock), and the walk of ev
 from collections.abc import Iterator
 from typing import Any
 
+from django.db import DEFAULT_DB_ALIAS
+
 from casino.accounts.models import LedgerEntry, Wallet
 from casino.chain import ChainResult, Head, Link, chain_hash, chain_time, chains_walk
 
@@ -47,13 +49,16 @@ def ledger_link(wallet: Wallet, entry: LedgerEntry) -> None:
 LEDGER_HEAD_FIELDS = ("ledger_chain_length", "ledger_chain_last_id", "ledger_chain_hash")
 
 
-def ledger_chains(*, chunk_size: int = 2000) -> Iterator[ChainResult]:
+def ledger_chains(
+    *, chunk_size: int = 2000, using: str = DEFAULT_DB_ALIAS
+) -> Iterator[ChainResult]:
     """Walk every wallet's chain, in one pass over the wallets and one over the ledger (server
     side cursors, `chunk_size` rows at a time). Run it in one snapshot (REPEATABLE READ) so the
     heads and the lines are of the same moment."""
     heads = (
         (user_id, Head(length, last_id, head_hash))
-        for user_id, length, last_id, head_hash in Wallet.objects.order_by("user_id")
+        for user_id, length, last_id, head_hash in Wallet.objects.using(using)
+        .order_by("user_id")
         .values_list("user_id", *LEDGER_HEAD_FIELDS)
         .iterator(chunk_size=chunk_size)
     )
@@ -63,7 +68,8 @@ def ledger_chains(*, chunk_size: int = 2000) -> Iterator[ChainResult]:
             line["user_id"],
             Link(line["id"], line["chain_prev_id"], line["chain_hash"], ledger_content(line)),
         )
-        for line in LedgerEntry.objects.order_by("user_id", "id")
+        for line in LedgerEntry.objects.using(using)
+        .order_by("user_id", "id")
         .values(*columns)
         .iterator(chunk_size=chunk_size)
     )

@@ -9,7 +9,9 @@ Everything else keeps using the ORM.
 
 On PostgreSQL these statements are also prepared once per connection (`_cursor`): the ORM binds
 parameters on the client, so the server parsed and planned every one of them again, which was
-about half of PostgreSQL's CPU per action (docs/performance.md).
+about half of PostgreSQL's CPU per action (docs/performance.md). psycopg prepares them with
+protocol messages, never SQL PREPARE, which is what lets PgBouncer 1.21 or later keep them in
+transaction mode; behind an older pooler they are off (`CASINO_PREPARED_STATEMENTS`).
 """
 
 from collections.abc import Callable, Iterable

@@ -14,6 +14,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from casino import metrics
 from holdem.realtime.delta import encode
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,7 @@ def send_on_commit(messages: list[tuple[str, dict]]) -> None:
 
 
 def send_now(messages: list[tuple[str, dict]]) -> None:
+    metrics.commit_stamp(messages)  # metrics: the commit's time, for commit-to-delivery
     layer = get_channel_layer()
     if layer is None or not messages:
         return

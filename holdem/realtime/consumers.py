@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from channels.db import database_sync_to_async
 from django.db import DatabaseError
 
+from casino import metrics
 from casino.accounts.services import user_set_card_back
 from casino.errors import DomainError
 from casino.handshake import handshake_read
@@ -253,7 +254,7 @@ class TableConsumer(TrackedConsumer):
 
     async def on_act(self, frame: dict) -> None:
         action_id = frame.get("action_id", "")
-        answer = await database_sync_to_async(services.table_act)(
+        answer = await database_sync_to_async(metrics.act_timed(services.table_act))(  # metrics:
             table_id=self.table_id,
             user=self.user,
             action=frame["action"],

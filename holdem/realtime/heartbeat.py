@@ -15,11 +15,14 @@ import time
 import uuid
 from datetime import timedelta
 
+import redis
 import redis.asyncio
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
+from casino import metrics
+from casino.redis_shards import async_client, endpoint
 from holdem.db import rows
 from holdem.models import PROCESS_EXPIRY_SECONDS
 from holdem.services.presence import (
@@ -37,6 +40,8 @@ REJOIN_EVERY_SECONDS = 600
 # Beats this far apart may have let the sweep take this process for dead: half the expiry, for
 # a clock (Celery's machine) a little ahead of ours.
 SILENCE_SECONDS = PROCESS_EXPIRY_SECONDS / 2
+# A shard that does not answer the marker check within this is an error of this beat.
+MARKER_TIMEOUT_SECONDS = 2
 
 
 class Heartbeat:
@@ -52,7 +57,9 @@ class Heartbeat:
         # Table seqs read at the last beat, a second ago: an event that old which a socket has
         # not seen was lost, not in flight.
         self.settled_seqs: dict[int, int] = {}
-        self.redis = None
+        # One client per shard of the channel layer: a restart or flush of any of them lost the
+        # groups that hash to it (casino/redis_shards.py).
+        self.shards: list[redis.asyncio.Redis] | None = None
         self.marker = f"casino:layer:{PROCESS_KEY}"
         self.joined_at = time.monotonic()
         # The database thread's queue, as the beats find it (database_behind).
@@ -82,9 +89,14 @@ class Heartbeat:
             except Exception:  # a database or Redis outage must not stop the heartbeat for good
                 log.exception("web process heartbeat failed")
             await asyncio.sleep(max(0.05, PROCESS_BEAT_SECONDS - (time.monotonic() - started)))
-        if self.redis is not None:
-            await self.redis.aclose()
-            self.redis = None
+        # No socket is left to wait on the database thread, and no beat will measure it again
+        # until one comes: a last measure kept from a busy moment would have the busy gate
+        # refuse that socket, and every one after it, for good.
+        self.database_wait = 0.0
+        self.asked_at = None
+        for client in self.shards or ():
+            await client.aclose()
+        self.shards = None
 
     def database_behind(self) -> float:
         """How long a call waits for this process's database thread, in seconds: the last beat's
@@ -119,26 +131,43 @@ class Heartbeat:
         for socket in list(self.sockets):
             settled = self.settled_seqs.get(socket.table_id)
             if settled is not None and socket.last_seq < settled:
+                metrics.resync_hinted()  # metrics:
                 await socket.send_json({"type": "heartbeat", "seq": settled})
         self.settled_seqs = seqs
 
     async def layer_lost(self) -> bool:
-        """True once after Redis lost our marker key (flushed or restarted): groups went with it."""
-        if not settings.REDIS_URL:
+        """True once after a shard of the channel layer lost our marker key (flushed or
+        restarted): the groups that hash to it went with it. Every shard is asked each beat."""
+        if not settings.CHANNEL_LAYER_URLS:
             return False
-        if self.redis is None:
-            self.redis = redis.asyncio.Redis.from_url(
-                settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2
+        if self.shards is None:
+            self.shards = [
+                async_client(endpoint(url), MARKER_TIMEOUT_SECONDS)
+                for url in settings.CHANNEL_LAYER_URLS
+            ]
+            for client in self.shards:
+                await client.set(self.marker, "1")
+            return False
+        lost = False
+        for index, client in enumerate(self.shards):
+            try:
+                if await client.exists(self.marker):
+                    continue
+                await client.set(self.marker, "1")
+            except redis.RedisError as error:
+                # Down now: its groups are judged when it answers again (the marker is gone
+                # after a restart); the other shards' sockets keep their beat meanwhile.
+                log.warning("shard %d of the channel layer did not answer: %s", index, error)
+                continue
+            log.warning(
+                "shard %d of the channel layer lost this process's groups (Redis flushed or "
+                "restarted); joining again",
+                index,
             )
-            await self.redis.set(self.marker, "1")
-            return False
-        if await self.redis.exists(self.marker):
-            return False
-        await self.redis.set(self.marker, "1")
-        log.warning(
-            "the channel layer lost this process's groups (Redis flushed or restarted); joining again"
-        )
-        return True
+            lost = True
+        if lost:
+            metrics.groups_rejoined(len(self.sockets))  # metrics:
+        return lost
 
 
 _heartbeats: dict[asyncio.AbstractEventLoop, Heartbeat] = {}

@@ -14,6 +14,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
+from casino import metrics
 from casino.accounts.selectors import FROZEN_MESSAGE, account_is_frozen
 from casino.accounts.sessions import session_is_valid, session_tag
 from holdem.realtime.broadcast import user_group
@@ -41,6 +42,7 @@ class BusyGate:
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "websocket" and heartbeat().database_behind() > BUSY_SECONDS:
+            metrics.busy_refused()  # metrics:
             await receive()  # the client's websocket.connect
             await send({"type": "websocket.close"})
             return None
@@ -85,6 +87,7 @@ class TrackedConsumer(AsyncWebsocketConsumer):
         # and the process's beat in it must carry that time, not this one.)
         self.opened_at = timezone.now()
         self.tracked = True
+        metrics.socket_opened(self)  # metrics:
         heartbeat().count(self)  # counted again after a stall (holdem/realtime/heartbeat.py)
         for channel in evicted:
             await self.channel_layer.send(channel, {"type": "connection.evict"})
@@ -107,6 +110,7 @@ class TrackedConsumer(AsyncWebsocketConsumer):
         if not getattr(self, "tracked", False):
             return
         self.tracked = False
+        metrics.socket_closed(self)  # metrics:
         heartbeat().discard(self)
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
@@ -187,6 +191,7 @@ class TrackedConsumer(AsyncWebsocketConsumer):
         it comes ahead of the one before it)."""
         if self.user.pk in event.get("skip", ()):
             return  # this user gets the same change, with their own part, in their own group
+        metrics.frame_delivered(event)  # metrics:
         seq = event.get("seq")
         if seq is None:
             await self.send(text_data=event["text"])

@@ -4,9 +4,11 @@
 
 from dataclasses import dataclass, field
 
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Sum
 
 from casino.accounts.models import SYSTEM_KINDS, LedgerEntry, Wallet
+from casino.db_routing import snapshot
 from holdem import engine
 from holdem.models import Seat, Table, TableKind, Tournament, TournamentStatus
 
@@ -42,12 +44,12 @@ class ChipAudit:
         return "\n".join(lines)
 
 
-def table_chip_totals() -> tuple[int, int]:
+def table_chip_totals(using: str = DEFAULT_DB_ALIAS) -> tuple[int, int]:
     """(chips at cash tables: seat stacks plus everything in hands in progress, rake collected).
     Tournament chips are not wallet chips (RULES.md 8): the tournament's money is counted by
     `tournament_totals`."""
-    cash = Table.objects.filter(kind=TableKind.CASH)
-    in_seats = Seat.objects.filter(table__in=cash).aggregate(s=Sum("stack"))["s"] or 0
+    cash = Table.objects.using(using).filter(kind=TableKind.CASH)
+    in_seats = Seat.objects.using(using).filter(table__in=cash).aggregate(s=Sum("stack"))["s"] or 0
     in_hands = 0
     for text in cash.exclude(hand_state="").values_list("hand_state", flat=True):
         in_hands += engine.state_from_json(text).total_chips
@@ -55,13 +57,13 @@ def table_chip_totals() -> tuple[int, int]:
     return in_seats + in_hands, rake
 
 
-def tournament_totals(audit: ChipAudit) -> int:
+def tournament_totals(audit: ChipAudit, using: str = DEFAULT_DB_ALIAS) -> int:
     """RULES.md 8: the wallet chips the tournaments hold: the buy-ins and fees of registrations
     not yet started, the prize pools of running ones less what they paid, and the fees of every
     one that started. Each running tournament must also still hold all its tournament chips
     (the starting stacks of its entrants); a problem is noted in `audit` when not."""
     held = 0
-    for tournament in Tournament.objects.exclude(status=TournamentStatus.CANCELLED):
+    for tournament in Tournament.objects.using(using).exclude(status=TournamentStatus.CANCELLED):
         if tournament.status == TournamentStatus.REGISTERING:
             held += tournament.entries.count() * (tournament.buy_in + tournament.fee)
             continue
@@ -69,10 +71,16 @@ def tournament_totals(audit: ChipAudit) -> int:
             tournament.entrants * tournament.fee + tournament.prize_pool - tournament.prizes_paid
         )
         if tournament.status == TournamentStatus.RUNNING and tournament.table_id is not None:
-            chips = Seat.objects.filter(table_id=tournament.table_id).aggregate(s=Sum("stack"))
+            chips = (
+                Seat.objects.using(using)
+                .filter(table_id=tournament.table_id)
+                .aggregate(s=Sum("stack"))
+            )
             in_play = chips["s"] or 0
-            state = Table.objects.filter(pk=tournament.table_id).values_list(
-                "hand_state", flat=True
+            state = (
+                Table.objects.using(using)
+                .filter(pk=tournament.table_id)
+                .values_list("hand_state", flat=True)
             )
             for text in state:
                 in_play += engine.state_from_json(text).total_chips if text else 0
@@ -85,24 +93,33 @@ def tournament_totals(audit: ChipAudit) -> int:
     return held
 
 
-def audit_chips() -> ChipAudit:
-    audit = ChipAudit()
-    audit.granted = (
-        LedgerEntry.objects.filter(kind__in=SYSTEM_KINDS).aggregate(s=Sum("amount"))["s"] or 0
-    )
-    audit.in_wallets = Wallet.objects.aggregate(s=Sum("balance"))["s"] or 0
-    audit.at_tables, audit.rake = table_chip_totals()  # the tables hold the rest of the chips
-    audit.in_tournaments = tournament_totals(audit)
+def audit_chips(using: str = DEFAULT_DB_ALIAS) -> ChipAudit:
+    """The books of database `using` (the command reads the replica when there is one), in one
+    snapshot: read statement by statement while play goes on, chips moving from a wallet to a
+    seat between two reads were counted twice or not at all."""
+    with snapshot(using):
+        return _audit(using)
 
-    ledger_totals = dict(LedgerEntry.objects.values_list("user_id").annotate(s=Sum("amount")))
-    balances = dict(Wallet.objects.values_list("user_id", "balance"))
+
+def _audit(using: str) -> ChipAudit:
+    audit = ChipAudit()
+    ledger = LedgerEntry.objects.using(using)
+    wallets = Wallet.objects.using(using)
+    audit.granted = ledger.filter(kind__in=SYSTEM_KINDS).aggregate(s=Sum("amount"))["s"] or 0
+    audit.in_wallets = wallets.aggregate(s=Sum("balance"))["s"] or 0
+    # the tables hold the rest of the chips
+    audit.at_tables, audit.rake = table_chip_totals(using)
+    audit.in_tournaments = tournament_totals(audit, using)
+
+    ledger_totals = dict(ledger.values_list("user_id").annotate(s=Sum("amount")))
+    balances = dict(wallets.values_list("user_id", "balance"))
     for user_id in sorted(set(ledger_totals) | set(balances)):
         balance, total = balances.get(user_id, 0), ledger_totals.get(user_id, 0)
         if balance != total:
             audit.problems.append(
                 f"user {user_id}: wallet shows {balance:,} but the ledger adds up to {total:,}"
             )
-    _check_running_balances(audit)
+    _check_running_balances(audit, using)
 
     accounted = audit.accounted
     if accounted != audit.granted:
@@ -112,11 +129,13 @@ def audit_chips() -> ChipAudit:
     return audit
 
 
-def _check_running_balances(audit: ChipAudit) -> None:
+def _check_running_balances(audit: ChipAudit, using: str) -> None:
     """Each entry's balance_after must be the running sum of that user's entries."""
     running: dict[int, int] = {}
-    rows = LedgerEntry.objects.order_by("user_id", "id").values_list(
-        "id", "user_id", "amount", "balance_after"
+    rows = (
+        LedgerEntry.objects.using(using)
+        .order_by("user_id", "id")
+        .values_list("id", "user_id", "amount", "balance_after")
     )
     for entry_id, user_id, amount, balance_after in rows.iterator(chunk_size=2000):
         running[user_id] = running.get(user_id, 0) + amount

@@ -6,11 +6,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import batched
 
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS
 
 from casino.accounts.ledger_chain import ledger_chains
 from casino.accounts.models import LedgerEntry
 from casino.chain import ChainResult
+from casino.db_routing import snapshot
 from holdem.models import HandRecord
 from holdem.selectors.hand_chain import hand_chains
 
@@ -91,29 +92,29 @@ def _many(count: int, thing: str) -> str:
 
 
 def chains_audit(
-    *, chunk_size: int = 1000, keep_heads: bool = False, kept: Iterable[KeptHead] = ()
+    *,
+    chunk_size: int = 1000,
+    keep_heads: bool = False,
+    kept: Iterable[KeptHead] = (),
+    using: str = DEFAULT_DB_ALIAS,
 ) -> ChainAudit:
-    """Walk every chain in one snapshot of the database (REPEATABLE READ on PostgreSQL, read
+    """Walk every chain in one snapshot of database `using` (REPEATABLE READ on PostgreSQL, read
     only), so that lines and hands written meanwhile neither break nor hide anything. Called
     inside a transaction already (a test's), it reads in that one.
 
     `keep_heads`: list each chain's head in `heads`, to be kept outside the database. `kept`:
     heads kept earlier; each must still be its chain's row with the same hash."""
     audit = ChainAudit()
-    snapshot = connection.vendor == "postgresql" and not connection.in_atomic_block
-    with transaction.atomic():
-        if snapshot:
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        for result in ledger_chains(chunk_size=chunk_size):
+    with snapshot(using):
+        for result in ledger_chains(chunk_size=chunk_size, using=using):
             audit.ledger_chains += 1
             audit.ledger_lines += result.checked
             _note(audit, result, "wallet", keep_heads)
-        for result in hand_chains(chunk_size=chunk_size):
+        for result in hand_chains(chunk_size=chunk_size, using=using):
             audit.hand_chains += 1
             audit.hands += result.checked
             _note(audit, result, "table", keep_heads)
-        _check_kept(audit, kept, chunk_size)
+        _check_kept(audit, kept, chunk_size, using)
     return audit
 
 
@@ -132,7 +133,7 @@ def _note(audit: ChainAudit, result: ChainResult, kind: str, keep_heads: bool) -
         audit.breaks.append(f"{row} #{broken.record_id} in {chain} #{result.owner}: {broken.found}")
 
 
-def _check_kept(audit: ChainAudit, kept: Iterable[KeptHead], chunk_size: int) -> None:
+def _check_kept(audit: ChainAudit, kept: Iterable[KeptHead], chunk_size: int, using: str) -> None:
     """A kept head's row must be there, in the same chain, with the same hash. The walk checked
     every row against the one before it, so the same hash there means nothing up to that row has
     changed since the head was kept; rewriting it all, hashes and head included, shows here."""
@@ -144,7 +145,8 @@ def _check_kept(audit: ChainAudit, kept: Iterable[KeptHead], chunk_size: int) ->
                 continue
             found = {
                 row_id: (owner, row_hash)
-                for row_id, owner, row_hash in model._default_manager.filter(pk__in=list(mine))
+                for row_id, owner, row_hash in model._default_manager.using(using)
+                .filter(pk__in=list(mine))
                 .values_list("id", owner_field, "chain_hash")
                 .iterator(chunk_size=chunk_size)
             }

@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from itertools import batched
 from typing import Any
 
+from django.db import DEFAULT_DB_ALIAS
+
 from casino.chain import ChainResult, Head, Link, chains_walk
 from holdem.hand_chain import ACTION_FIELDS, HAND_FIELDS, HEAD_FIELDS, hand_content
 from holdem.models import HandAction, HandRecord, Table
@@ -28,30 +30,35 @@ def hand_chain_hash_of(hand_id: int | None) -> str:
     return found or ""
 
 
-def hand_chains(*, chunk_size: int = 500) -> Iterator[ChainResult]:
+def hand_chains(*, chunk_size: int = 500, using: str = DEFAULT_DB_ALIAS) -> Iterator[ChainResult]:
     """Walk every table's chain of finished hands: one pass over the tables, one over the hands
     (a server side cursor), and one query for the actions of each `chunk_size` hands. Run it in
     one snapshot (REPEATABLE READ) so the heads and the hands are of the same moment."""
     heads = (
         (table_id, Head(length, last_id, head_hash))
-        for table_id, length, last_id, head_hash in Table.objects.order_by("id")
+        for table_id, length, last_id, head_hash in Table.objects.using(using)
+        .order_by("id")
         .values_list("id", *HEAD_FIELDS)
         .iterator(chunk_size=chunk_size)
     )
     hands = (
-        HandRecord.objects.filter(ended_at__isnull=False)
+        HandRecord.objects.using(using)
+        .filter(ended_at__isnull=False)
         .order_by("table_id", "id")
         .values("chain_prev_id", "chain_hash", *HAND_FIELDS)
         .iterator(chunk_size=chunk_size)
     )
-    return chains_walk(heads, _links(hands, chunk_size))
+    return chains_walk(heads, _links(hands, chunk_size, using))
 
 
-def _links(hands: Iterator[dict[str, Any]], chunk_size: int) -> Iterator[tuple[int, Link]]:
+def _links(
+    hands: Iterator[dict[str, Any]], chunk_size: int, using: str
+) -> Iterator[tuple[int, Link]]:
     for chunk in batched(hands, chunk_size, strict=False):
         actions: dict[int, list[dict[str, Any]]] = {hand["id"]: [] for hand in chunk}
         rows = (
-            HandAction.objects.filter(hand_id__in=list(actions))
+            HandAction.objects.using(using)
+            .filter(hand_id__in=list(actions))
             .order_by("hand_id", "index")
             .values("hand_id", *ACTION_FIELDS)
         )

@@ -1,5 +1,9 @@
 """Reads of finished hands: a hand's summary for the history pages and the "previous hand" dialog,
 the cards seen at its showdown, the state it ended in, and a player's hands.
+
+The history pages read the replica when there is one (casino/db_routing.py): a finished hand
+never changes but for a late show, so a few seconds behind is fine, and a hand the replica has
+not received yet is looked up on the primary (`finished_hand`).
 """
 
 from typing import Any
@@ -8,6 +12,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import QuerySet
 
 from casino.accounts.models import User
+from casino.db_routing import read_db, replica_or_primary
 from holdem import engine
 from holdem.history.story import hand_story
 from holdem.models import HandRecord
@@ -84,7 +89,8 @@ def hand_summary_for(record: HandRecord, user: User | AnonymousUser) -> dict[str
 def hand_before(record: HandRecord, user: User) -> int | None:
     """On a history page, "previous hand" is the hand played at that table before this one (the
     latest earlier one the viewer may open: theirs, or any for staff)."""
-    earlier = HandRecord.objects.filter(
+    # From the database the record came from: the primary for a hand the replica has not yet.
+    earlier = HandRecord.objects.using(record._state.db or read_db()).filter(
         table_id=record.table_id, number__lt=record.number, ended_at__isnull=False
     )
     if not getattr(user, "is_staff", False):
@@ -95,7 +101,25 @@ def hand_before(record: HandRecord, user: User) -> int | None:
 def hands_of(user: User, limit: int = 50) -> QuerySet[HandRecord]:
     """The player's recent finished hands, newest first."""
     return (
-        HandRecord.objects.filter(ended_at__isnull=False, participants__user=user)
+        HandRecord.objects.using(read_db())
+        .filter(ended_at__isnull=False, participants__user=user)
         .select_related("table")
         .order_by("-id")[:limit]
     )
+
+
+def finished_hand(hand_id: int) -> HandRecord | None:
+    """The finished hand `hand_id` with its table and action log, from the replica; from the
+    primary when the replica does not have it finished yet (the hand that has just ended, a
+    link followed from the table at once). Its related rows are read where it was found."""
+
+    def read(using: str) -> HandRecord | None:
+        return (
+            HandRecord.objects.using(using)
+            .select_related("table")
+            .prefetch_related("actions")
+            .filter(pk=hand_id, ended_at__isnull=False)
+            .first()
+        )
+
+    return replica_or_primary(read)

@@ -37,3 +37,9 @@ def spectator_count(table: Table) -> int:
 def clock_last_run() -> datetime | None:
     """When the deadline sweeper last ran (None before its first run)."""
     return ClockBeat.objects.filter(name=DEADLINES_CLOCK).values_list("ran_at", flat=True).first()
+
+
+def tables_playing() -> int:
+    """How many tables have a hand in progress (one count over the table rows: a few hundred
+    rows, their hand state compared by length only)."""
+    return Table.objects.exclude(hand_state="").count()

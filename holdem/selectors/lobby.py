@@ -11,6 +11,7 @@ from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
+from casino.db_routing import read_db
 from holdem.engine.names import Action, Street
 from holdem.models import (
     HandAction,
@@ -110,8 +111,12 @@ def room_figures(
     def room(table_id: int) -> dict[str, Any]:
         return figures.setdefault(table_id, dict(NO_FIGURES))
 
+    # The last hour's figures from the replica when there is one (a few seconds behind is
+    # nothing to an hour); the waiting lines from the primary, as the seats they are counted
+    # against: the free seats are seats - taken - reserved, read at one moment.
     hands = (
-        HandRecord.objects.filter(ended_at__gt=since, ended_at__lte=now)
+        HandRecord.objects.using(read_db())
+        .filter(ended_at__gt=since, ended_at__lte=now)
         .values("table_id")
         .annotate(hands=Count("id"), pots=Sum(_pot_total()))
         .filter(**_only(table_ids, "table_id"))
@@ -127,7 +132,8 @@ def room_figures(
         action=Action.FOLD,
     )
     players = (
-        HandParticipant.objects.filter(hand__ended_at__gt=since, hand__ended_at__lte=now)
+        HandParticipant.objects.using(read_db())
+        .filter(hand__ended_at__gt=since, hand__ended_at__lte=now)
         .values("hand__table_id")
         .annotate(
             dealt=Count("id"),

@@ -1,15 +1,17 @@
 """A player's numbers (hands, winnings, VPIP, PFR, showdowns, chips over time) and the leaderboard,
-read from the finished hands' records and action logs in a fixed handful of queries.
+read from the finished hands' records and action logs in a fixed handful of queries, on the
+replica when there is one (casino/db_routing.py): they show what it has, a few seconds behind.
 """
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from django.db import connection
+from django.db import connections
 from django.utils import timezone
 
 from casino.accounts.models import SYSTEM_KINDS, LedgerEntry, User
+from casino.db_routing import read_db
 from holdem.engine.names import ALL_IN, BET, CALL, PREFLOP, RAISE
 from holdem.models import HandAction, HandParticipant, HandRecord
 
@@ -64,9 +66,14 @@ def player_stats(user: User) -> PlayerStats:
     hands with their results, the pre-flop actions of those hands, the chips granted."""
     # Cash hands only: a tournament's chips are not wallet chips (RULES.md 8); its figures are
     # the tournament ones (holdem/selectors/tournaments.py, tournament_stats).
-    hands = HandParticipant.objects.filter(
-        user=user, hand__ended_at__isnull=False, hand__tournament__isnull=True
-    ).values_list("hand_id", "seat", "hand__ended_at", "hand__result", "hand__options__big_blind")
+    using = read_db()
+    hands = (
+        HandParticipant.objects.using(using)
+        .filter(user=user, hand__ended_at__isnull=False, hand__tournament__isnull=True)
+        .values_list(
+            "hand_id", "seat", "hand__ended_at", "hand__result", "hand__options__big_blind"
+        )
+    )
     seats: dict[int, int] = {}
     big_blinds: dict[int, int] = {}
     nets: list[tuple[datetime, int]] = []
@@ -85,7 +92,7 @@ def player_stats(user: User) -> PlayerStats:
             showdowns += 1
             if payout > 0:
                 showdowns_won += 1
-    voluntary, raised = _preflop_choices(user, seats, big_blinds)
+    voluntary, raised = _preflop_choices(user, seats, big_blinds, using)
     return PlayerStats(
         hands=len(seats),
         won=won,
@@ -95,7 +102,7 @@ def player_stats(user: User) -> PlayerStats:
         showdowns=showdowns,
         showdowns_won=showdowns_won,
         biggest_pot=biggest,
-        history=_chip_history(user, nets),
+        history=_chip_history(user, nets, using),
     )
 
 
@@ -113,7 +120,7 @@ def _went_to_showdown(result: dict[str, Any], seat: int) -> bool:
 
 
 def _preflop_choices(
-    user: User, seats: dict[int, int], big_blinds: dict[int, int]
+    user: User, seats: dict[int, int], big_blinds: dict[int, int], using: str
 ) -> tuple[set[int], set[int]]:
     """(hands where the player put chips in before the flop by choice, hands where they raised).
 
@@ -122,7 +129,8 @@ def _preflop_choices(
     is a call). The bet so far starts at the hand's big blind; bets, raises and all-ins raise it.
     """
     rows = (
-        HandAction.objects.filter(
+        HandAction.objects.using(using)
+        .filter(
             hand__participants__user=user,
             hand__ended_at__isnull=False,
             hand__tournament__isnull=True,
@@ -147,13 +155,17 @@ def _preflop_choices(
     return voluntary, raised
 
 
-def _chip_history(user: User, nets: list[tuple[datetime, int]]) -> tuple[ChipPoint, ...]:
+def _chip_history(
+    user: User, nets: list[tuple[datetime, int]], using: str
+) -> tuple[ChipPoint, ...]:
     """The chips the player owned after each event that changed them: grants, refills and
     admin adjustments bring chips in (SYSTEM_KINDS), each hand adds its net. Buy-ins and
     cash-outs only move chips between the wallet and a seat, so they are left out: a buy-in is
     not a loss."""
-    granted = LedgerEntry.objects.filter(user=user, kind__in=SYSTEM_KINDS).values_list(
-        "created_at", "amount"
+    granted = (
+        LedgerEntry.objects.using(using)
+        .filter(user=user, kind__in=SYSTEM_KINDS)
+        .values_list("created_at", "amount")
     )
     # On a tie the grant comes first: chips are granted before they can be played.
     events = sorted(
@@ -272,6 +284,7 @@ def leaderboard(*, since: datetime | None, limit: int = 10) -> list[LeaderRow]:
     how many hands each played there; staff may leave an account out (docs/integrity.md). One
     aggregate query: the nets live in each hand's `players` JSON, summed by the database rather
     than read hand by hand."""
+    connection = connections[read_db()]
     join, user_id, net = _PLAYER_ROWS[connection.vendor]
     where = "h.ended_at IS NOT NULL AND h.tournament IS NULL"  # wallet chips: cash hands
     params: list[Any] = []

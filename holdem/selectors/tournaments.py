@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from casino.accounts.models import User
+from casino.db_routing import read_db
 from holdem.engine.tournament import level_blinds, payout_percents, prizes
 from holdem.models import HandRecord, Table, Tournament, TournamentEntry, TournamentStatus
 from holdem.selectors.game_state import epoch_ms
@@ -210,7 +211,7 @@ def tournaments_of(user: User) -> list[dict[str, Any]]:
 def tournament_stats(user: User) -> dict[str, Any]:
     """The statistics page's tournament figures: tournaments played to a place, the prizes
     won, the finishes in the money, the wins, and how often each place was taken."""
-    placed = TournamentEntry.objects.filter(user=user, place__isnull=False)
+    placed = TournamentEntry.objects.using(read_db()).filter(user=user, place__isnull=False)
     finishes: dict[int, int] = {}
     prizes_won = in_the_money = 0
     for place, prize in placed.values_list("place", "prize"):

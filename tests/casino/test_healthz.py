@@ -21,7 +21,9 @@ def test_healthz_in_embedded_mode_is_ok_without_redis(client, settings):
         "status": "ok",
         "database": "ok",
         "redis": "not configured",
+        "broker": "not configured",
         "clock": "not started",
+        "layer": {},
         "clock_last_ran": None,
     }
     assert "no-cache" in response["Cache-Control"]
@@ -57,7 +59,9 @@ def test_healthz_is_503_when_the_database_fails(client, settings, monkeypatch):
         "status": "error",
         "database": "error: OperationalError",
         "redis": "not configured",
+        "broker": "not configured",
         "clock": "unknown",
+        "layer": {},
         "clock_last_ran": None,
     }
 

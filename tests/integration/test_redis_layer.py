@@ -12,6 +12,7 @@ import pytest
 from channels_redis.core import RedisChannelLayer
 from django.utils.module_loading import import_string
 
+from casino.layers import shard_hosts
 from casino.settings import redis_channel_layer
 
 pytestmark = pytest.mark.redis
@@ -24,7 +25,8 @@ def make_layer(url, kind):
 
 def test_reads_may_outlast_the_blocking_pop():
     for kind in ("pubsub", "core"):
-        host = redis_channel_layer("redis://127.0.0.1:6379/0", kind)["CONFIG"]["hosts"][0]
+        config = redis_channel_layer("redis://127.0.0.1:6379/0", kind)["CONFIG"]
+        host = shard_hosts(config["urls"], config["connection"])[0]
         assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
 
 

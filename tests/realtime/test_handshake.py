@@ -69,3 +69,32 @@ def test_a_server_far_behind_takes_no_new_sockets_and_keeps_the_open_ones(
         await playing.close()
 
     async_to_sync(scenario)()
+
+
+def test_a_server_that_was_behind_when_its_last_socket_closed_takes_sockets_again(
+    table_room, make_player
+):
+    """The busy gate reads the heartbeat's last measure of the database thread, and the heartbeat
+    beats only while the process holds sockets. A server whose last beat found the thread queued
+    past the limit, and whose sockets then all went (their clients backing off, a deploy), kept
+    that measure for good: it refused every handshake, so no socket came to beat again, and it
+    stayed empty until restarted."""
+    table = table_room()
+    cookie = session_cookie(make_player())
+
+    async def scenario():
+        playing = await open_socket(f"/ws/table/{table.pk}/", cookie=cookie)
+        assert (await playing.receive())["type"] == "snapshot"
+        # A long stretch of work on the database thread: the next beat waits behind it, and
+        # the last socket goes meanwhile, so no calmer beat follows to replace the measure.
+        busy = asyncio.ensure_future(database_sync_to_async(time.sleep)(2.0))
+        await asyncio.sleep(1.2)  # a beat is queued behind the work
+        await playing.close()
+        await busy
+        await asyncio.sleep(2.0)  # that beat ran, found no socket left, and the heartbeat stopped
+        again = await open_socket(f"/ws/table/{table.pk}/", cookie=cookie)
+        assert hasattr(again, "frames"), f"refused as busy with an idle database thread: {again}"
+        assert (await again.receive())["type"] == "snapshot"
+        await again.close()
+
+    async_to_sync(scenario)()

@@ -5,8 +5,10 @@ be written to a file kept away from the database, and checked again later."""
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connections
 from django.utils import timezone
 
+from casino.db_routing import read_db
 from holdem.selectors.chains import chains_audit, kept_heads_read
 
 
@@ -34,10 +36,19 @@ class Command(BaseCommand):
             metavar="FILE",
             help="Also check that every head FILE kept is still in its chain, with its hash.",
         )
+        parser.add_argument(
+            "--database",
+            help="The database alias to walk (default: the replica when DATABASE_REPLICA_URL is "
+            "set, else the primary); `direct` (DATABASE_DIRECT_URL) streams its rows past a "
+            "transaction-mode pooler. The walk reads one snapshot of it.",
+        )
 
     def handle(self, *args, **options):
         if options["chunk_size"] < 1:
             raise CommandError("--chunk-size must be at least 1")
+        using = options["database"] or read_db()
+        if using not in connections:
+            raise CommandError(f"--database {using}: no such database alias")
         kept = []
         if options["check_heads"]:
             try:
@@ -46,7 +57,10 @@ class Command(BaseCommand):
             except (OSError, UnicodeDecodeError, ValueError) as error:
                 raise CommandError(f"{options['check_heads']}: {error}") from error
         audit = chains_audit(
-            chunk_size=options["chunk_size"], keep_heads=bool(options["write_heads"]), kept=kept
+            chunk_size=options["chunk_size"],
+            keep_heads=bool(options["write_heads"]),
+            kept=kept,
+            using=using,
         )
         self.stdout.write(audit.summary())
         if not audit.ok:
