@@ -24,7 +24,7 @@ from holdem.selectors.lobby import NO_FIGURES, room_figures, room_summary
 from holdem.selectors.tournaments import sit_and_gos_listed
 from holdem.table_options import Blinds
 
-# Rooms on one page: the snapshot stays near 15 KB however many rooms the site has.
+# Rooms on one page: the first frame stays near 17 KB however many rooms the site has.
 PAGE_SIZE = 50
 # A page number past this is refused (50 pages of 50 already cover a site of 2,500 rooms; a
 # client asking for page 10,000,000 is not browsing).
