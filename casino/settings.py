@@ -283,8 +283,9 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# Celery: the broker is the same Redis; beat fires due deadlines every second (style.md 7, 10).
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# Celery: the broker is the same Redis unless CELERY_BROKER_URL names another; beat fires due
+# deadlines every second (style.md 7, 10).
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip() or REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
@@ -306,6 +307,23 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": CASINO_INTEGRITY_SECONDS / 2},
     },
 }
+if REDIS_URL:
+    # Beat keeps its schedule in Redis and holds a lock there (celery-redbeat), so that two or
+    # more beat processes can run: one ticks, renewing the lock at every tick (at most a second
+    # apart); the others wait for it and take over once a dead beat's lock has run out.
+    # docs/decisions.md, Clock and deadlines.
+    CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
+    CELERY_REDBEAT_REDIS_URL = os.environ.get("CELERY_BEAT_REDIS_URL", "").strip() or (
+        CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else REDIS_URL
+    )
+    CELERY_REDBEAT_KEY_PREFIX = "casino:beat:"
+    # A beat that stopped renewing the lock (killed, frozen, cut off) is replaced after this
+    # long: the clock is silent meanwhile, so it stays under /healthz's 15 s, and the turns that
+    # ran out in the gap get a fresh clock as after any silence over DOWNTIME_SECONDS.
+    CELERY_REDBEAT_LOCK_TIMEOUT = 10
+    # Beat sleeps at most this long between passes: the waiting beats try the lock every second,
+    # and the one-second tick is never overslept.
+    CELERY_BEAT_MAX_LOOP_INTERVAL = 1
 
 # Security: strict by default whenever DEBUG is off (production).
 SESSION_COOKIE_HTTPONLY = True
