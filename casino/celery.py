@@ -18,5 +18,5 @@ def redbeat_settings_by_their_own_names(sender: Celery, source: Any, **kwargs: A
     """celery-redbeat finds its settings through Celery's namespace (CELERY_REDBEAT_REDIS_URL),
     but asks whether they were set by their bare names (redbeat_redis_url): without these, it
     warns at every start that it fell back to the broker's URL, which it did not."""
-    for key in [key for key in source.keys() if key.startswith("CELERY_REDBEAT_")]:
+    for key in [key for key in list(source) if key.startswith("CELERY_REDBEAT_")]:
         source[key.removeprefix("CELERY_").lower()] = source[key]

@@ -9,6 +9,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 from redis.connection import parse_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -291,6 +292,14 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# The chunks of due tables (holdem/services/clock.py) have a queue of their own, which every
+# worker also takes from (a worker started without -Q consumes all of CELERY_TASK_QUEUES). A
+# worker takes from its queues in turn, so beat's next tick, in the default queue, never waits
+# behind a second's worth of chunks; and a worker reserves one message at a time, so no chunk
+# waits behind another in a busy worker's hand while a free worker has nothing.
+CELERY_TASK_QUEUES = (Queue("celery"), Queue("deadlines"))
+CELERY_TASK_ROUTES = {"holdem.tasks.fire_deadline_chunk": {"queue": "deadlines"}}
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE = {
     # A tick not taken within 5 s is dropped, not queued: with the workers down, ticks do not
     # pile up in Redis to fire all at once when they come back.

@@ -22,6 +22,11 @@ def fire_deadline_chunk(table_ids: list[int]) -> dict[str, int]:
     return deadline_tables_fire(table_ids)
 
 
+@shared_task(name="holdem.tasks.score_pairs", ignore_result=True)
+def score_pairs() -> int:
+    return integrity_pairs_score()
+
+
 def deadline_chunk_send(table_ids: list[int]) -> dict[str, int] | None:
     """Hand a chunk of due tables to the workers. With eager tasks (embedded mode: no broker)
     it has fired here already, and its counts join the tick's."""

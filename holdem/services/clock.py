@@ -6,8 +6,9 @@ Idempotent: each table is re-checked under its lock, so a late, repeated or raci
 no-op. Celery beat's tick calls it every second: one query finds the due tables, and chunks of
 them go to the workers, which fire them in parallel (`deadline_tables_fire`); the embedded clock
 calls it in-process and fires the chunks itself, one after another (style.md 7). A table locked
-by someone else right now is skipped, not waited for: the next second checks it again. Each run is recorded (`ClockBeat`): /healthz reports it, and a gap since the last run
-means the site was down, so turns that ran out meanwhile get a fresh clock instead of a timeout.
+by someone else right now is skipped, not waited for: the next second checks it again. Each
+run is recorded (`ClockBeat`): /healthz reports it, and a gap since the last run means the site
+was down, so turns that ran out meanwhile get a fresh clock instead of a timeout.
 """
 
 import logging
@@ -198,7 +199,9 @@ def deadline_chunks(table_ids: list[int], *, size: int = CHUNK_SIZE) -> list[lis
     return [table_ids[start : start + size] for start in range(0, len(table_ids), size)]
 
 
-def deadline_tables_fire(table_ids: Iterable[int], *, now: datetime | None = None) -> dict[str, int]:
+def deadline_tables_fire(
+    table_ids: Iterable[int], *, now: datetime | None = None
+) -> dict[str, int]:
     """Fire the due deadlines of each table of `table_ids` (a chunk), each in its own
     transaction under its lock, judged at `now` (None: the time each table is locked at, so a
     chunk that waited in the queue gives nobody a shorter clock). Returns how many of each kind
