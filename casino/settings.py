@@ -321,7 +321,7 @@ if REDIS_URL:
     # more beat processes can run: one ticks, renewing the lock at every tick (at most a second
     # apart); the others wait for it and take over once a dead beat's lock has run out.
     # docs/decisions.md, Clock and deadlines.
-    CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
+    CELERY_BEAT_SCHEDULER = "casino.beat.ClockScheduler"
     CELERY_REDBEAT_REDIS_URL = os.environ.get("CELERY_BEAT_REDIS_URL", "").strip() or (
         CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else REDIS_URL
     )

@@ -116,3 +116,36 @@ def test_a_second_beat_takes_over_the_ticks_when_the_first_is_killed(postgres, r
         client.flushdb()
     for output in outputs:
         assert "Traceback" not in output, output[-3000:]
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.django_db
+def test_a_beat_ticks_on_after_redis_lost_its_data_and_waits_while_another_holds_the_lock(
+    postgres, redis_url
+):
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    beat = start_beat(beat_env(redis_url))
+    try:
+        assert wait_for(lambda: ticks(client), 30), "the beat sent no tick"
+        # Redis restarted empty: no lock, no schedule, no queue.
+        client.flushdb()
+        assert wait_for(lambda: len(ticks(client)) >= 2, 10), "no tick after Redis lost its data"
+        assert client.exists("casino:beat::statics"), "the schedule was not written again"
+        assert client.get("casino:beat::lock"), "the beat did not take the lock again"
+        # Another beat holds the lock (this one paused past its timeout, say): this one waits.
+        client.set("casino:beat::lock", "another beat's token", px=4000)
+        time.sleep(1.5)  # its next pass finds the lock taken
+        waiting_since = time.time()
+        time.sleep(2)
+        assert not [w for w, _ in ticks(client) if w > waiting_since], "it ticked without the lock"
+        assert wait_for(lambda: [w for w, _ in ticks(client) if w > waiting_since], 10), (
+            "it did not take the lock once it was free"
+        )
+    finally:
+        if beat.poll() is None:
+            os.killpg(beat.pid, signal.SIGTERM)
+        output = beat.communicate(timeout=20)[0]
+        client.flushdb()
+    assert "Traceback" not in output, output[-3000:]
+    assert beat.returncode == 0, output[-3000:]
