@@ -19,7 +19,8 @@ from functools import reduce
 from operator import or_
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
+from django.db.models.functions import Least
 from django.utils import timezone
 
 from holdem.db.locks import LockedTable, table_lock, table_lock_unless_busy
@@ -186,10 +187,17 @@ def deadlines_fire_due(
 
 
 def deadline_tables_due(now: datetime) -> list[int]:
-    """The ids of the tables with a deadline of some kind due at `now`, in id order: one query,
-    a candidate list that each table's lock re-checks."""
+    """The ids of the tables with a deadline of some kind due at `now`, the longest overdue
+    first: one query, a candidate list that each table's lock re-checks. When the workers fall
+    behind, the chunks that expire unfired are the last ones of each tick; in this order the
+    tables they held come first in the next tick's, where in id order the same tables would
+    come last every time, and wait."""
+    columns = [kind.column for kind in TABLE_DEADLINES]
     due = Table.objects.filter(reduce(or_, (kind.due_filter(now) for kind in TABLE_DEADLINES)))
-    return list(due.order_by("pk").values_list("pk", flat=True))
+    # PostgreSQL's LEAST passes over NULLs: the earliest of the deadlines the table has. (SQLite's
+    # is NULL if one is: the order is then arbitrary, which the embedded clock, firing all, can bear.)
+    earliest = Least(*columns) if len(columns) > 1 else F(columns[0])
+    return list(due.order_by(earliest, "pk").values_list("pk", flat=True))
 
 
 def deadline_chunks(table_ids: list[int], *, size: int = CHUNK_SIZE) -> list[list[int]]:

@@ -1,5 +1,5 @@
 """The clock's chunks (holdem/services/clock.py): one scan finds the due tables, cut into chunks
-that the workers fire in parallel. The chunks cover every due table once, in order; a chunk fires
+that the workers fire in parallel. The chunks cover every due table once, longest overdue first; a chunk fires
 what is due at its tables and passes over the rest; a table locked elsewhere is skipped and fired
 by a later chunk; two chunks naming one table fire it once; a table that fails stops nothing
 else; beat's tick sends the chunks, and in embedded mode (eager tasks) they fire in the tick."""
@@ -50,13 +50,17 @@ def test_the_tick_sends_every_due_table_in_chunks_and_fires_none_itself(seated, 
     tables = [seated("nl50", seats=(0, 1))[0] for _ in range(5)]
     not_due = room("nl50")
     due_now(*tables)
+    # The last table's turn ran out long ago (its workers fell behind): it goes first.
+    Table.objects.filter(pk=tables[-1].pk).update(
+        next_hand_at=None, turn_deadline=timezone.now() - timedelta(seconds=9)
+    )
     now = timezone.now()
     clock_ran_until(now)
     sent: list[list[int]] = []
 
     fired = deadlines_fire_due(now, fire_chunk=sent.append, chunk_size=2)
 
-    ids = [t.pk for t in tables]
+    ids = [tables[-1].pk, *(t.pk for t in tables[:-1])]
     assert sent == [ids[0:2], ids[2:4], ids[4:5]]
     assert all(not_due.pk not in chunk for chunk in sent)
     assert fired["tables_due"] == 5 and fired["chunks"] == 3
