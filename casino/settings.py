@@ -300,6 +300,9 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_QUEUES = (Queue("celery"), Queue("deadlines"))
 CELERY_TASK_ROUTES = {"holdem.tasks.fire_deadline_chunk": {"queue": "deadlines"}}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery closes the database connection before and after every task unless told how many tasks
+# may reuse one: then casino/celery.py closes it only when broken or older than CONN_MAX_AGE.
+CELERY_DB_REUSE_MAX = 1_000_000
 CELERY_BEAT_SCHEDULE = {
     # A tick not taken within 5 s is dropped, not queued: with the workers down, ticks do not
     # pile up in Redis to fire all at once when they come back.
