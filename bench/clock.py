@@ -39,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT)]
 
-from bench.procstat import all_stats, postgres_pids, read_stat  # noqa: E402
+from bench.procstat import CpuWindow, postgres_pids  # noqa: E402
 
 PG_SERVER = "postgres://{user}@{host}:{port}".format(
     user=os.environ.get("PGUSER", "postgres"),
@@ -195,16 +195,20 @@ def still_due(table_ids: list[int]) -> int:
 
 
 class Cpu:
-    """CPU seconds of this process, the workers, and the bench database's PostgreSQL backends."""
+    """CPU seconds of this process, the workers, and the bench database's PostgreSQL backends,
+    sampled every quarter second (bench/procstat.py): a backend that ends meanwhile (a connection
+    replaced after CONN_MAX_AGE) still counts up to its last sample."""
 
     def __init__(self, database: str, workers: list[int]):
         self.database, self.workers = database, workers
 
-    def read(self) -> tuple[float, float]:
-        stats = all_stats()
-        python = sum(s.cpu for pid in [os.getpid(), *self.workers] if (s := read_stat(pid)))
+    def classify(self, stats) -> dict[str, list[int]]:
         backends, _ = postgres_pids(stats, self.database)
-        return python, sum(stats[pid].cpu for pid in backends if pid in stats)
+        python = [pid for pid in [os.getpid(), *self.workers] if pid in stats]
+        return {"python": python, "postgres": backends}
+
+    def window(self) -> CpuWindow:
+        return CpuWindow(self.classify, every=0.25).start()
 
 
 def scan_ms() -> float:
@@ -223,7 +227,7 @@ def run_tick(path: str, turn_ids, deal_ids, cpu: Cpu, send) -> Tick:
     due = [*turn_ids, *deal_ids]
     make_due(turn_ids, deal_ids)
     scan = scan_ms()  # the tick's own scan, timed alone (the same query, the same rows)
-    python0, postgres0 = cpu.read()
+    window = cpu.window()
     started = time.perf_counter()
     scans = 1
     if send is None:
@@ -243,14 +247,15 @@ def run_tick(path: str, turn_ids, deal_ids, cpu: Cpu, send) -> Tick:
                 scans += 1
             left = still_due(due)
     fired_in = time.perf_counter() - started
-    python1, postgres1 = cpu.read()
+    used = window.stop()
+    python, postgres = used.cpu("python"), used.cpu("postgres")
     return Tick(
         path,
         scan,
         fired_in,
-        (python1 - python0) + (postgres1 - postgres0),
-        python1 - python0,
-        postgres1 - postgres0,
+        python + postgres,
+        python,
+        postgres,
         len(due) - left,
         len(due),
         scans,
