@@ -262,6 +262,30 @@ def run_tick(path: str, turn_ids, deal_ids, cpu: Cpu, send) -> Tick:
     )
 
 
+def fired_twice(turn_ids: list[int], deal_ids: list[int]) -> int:
+    """Tables fired more than once: a dealt table with more than one hand, or a turn that timed
+    out more than once (the countdowns run 600 s: no table was due again in the run)."""
+    from django.db.models import Count
+
+    from holdem.models import HandAction, HandRecord
+
+    hands = (
+        HandRecord.objects.filter(table_id__in=deal_ids)
+        .values("table_id")
+        .annotate(n=Count("pk"))
+        .filter(n__gt=1)
+        .count()
+    )
+    timeouts = (
+        HandAction.objects.filter(hand__table_id__in=turn_ids, source="timeout")
+        .values("hand__table_id")
+        .annotate(n=Count("pk"))
+        .filter(n__gt=1)
+        .count()
+    )
+    return hands + timeouts
+
+
 def start_workers(count: int, env: dict[str, str], log_dir: Path) -> list[subprocess.Popen]:
     celery = str(Path(sys.executable).with_name("celery"))
     workers = []
@@ -386,11 +410,13 @@ def main(argv=None) -> int:
             f"fired={sum(t.fired for t in ticks)}/{sum(t.due for t in ticks)}"
         )
 
+    used = [tables_of(n) for n in range(2 * args.ticks)]
+    twice = fired_twice([i for t, _ in used for i in t], [i for _, d in used for i in d])
     scan = statistics.median(t.scan_ms for t in results)
     load = ",".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"clock: tables={args.tables} due={args.due} workers={args.workers} "
-        f"scan={scan:.1f}ms {summary('serial')} {summary('chunked')} "
+        f"scan={scan:.1f}ms {summary('serial')} {summary('chunked')} fired_twice={twice} "
         f"load={load} cores={os.cpu_count()}"
     )
     return 0
