@@ -26,10 +26,12 @@ def redbeat_settings_by_their_own_names(sender: Celery, source: Any, **kwargs: A
 
 @task_prerun.connect
 @task_postrun.connect
-def database_connections_kept(**kwargs: Any) -> None:
+def database_connections_kept(sender: Any = None, **kwargs: Any) -> None:
     """A worker keeps its database connection between tasks as a web process does between
     requests (CONN_MAX_AGE, CONN_HEALTH_CHECKS): one broken or too old is closed here, before and
     after each task, and the next query opens a new one. Celery's own habit, a new connection for
     every task, would cost a connection a chunk: ten a second for the clock's chunks alone
-    (CELERY_DB_REUSE_MAX in the settings turns it off)."""
-    close_old_connections()
+    (CELERY_DB_REUSE_MAX in the settings turns it off). An eager task (embedded mode) runs in
+    its caller's connection, maybe inside its transaction: left alone, as Celery does."""
+    if not getattr(getattr(sender, "request", None), "is_eager", False):
+        close_old_connections()

@@ -2,15 +2,18 @@
 that the workers fire in parallel. The chunks cover every due table once, longest overdue first; a chunk fires
 what is due at its tables and passes over the rest; a table locked elsewhere is skipped and fired
 by a later chunk; two chunks naming one table fire it once; a table that fails stops nothing
-else; beat's tick sends the chunks, and in embedded mode (eager tasks) they fire in the tick."""
+else; beat's tick sends the chunks, and in embedded mode (eager tasks) they fire in the tick.
+A table already on its way in a chunk is not sent again until that chunk ran or expired."""
 
 import threading
 from datetime import timedelta
 
 import pytest
+import redis
 from django.db import connection, transaction
 from django.utils import timezone
 
+from holdem import tasks
 from holdem.models import HandRecord, Table
 from holdem.services import clock as deadline_clock
 from holdem.services.clock import deadline_chunks, deadline_tables_fire, deadlines_fire_due
@@ -206,3 +209,23 @@ def test_in_embedded_mode_the_tick_task_fires_its_chunks_itself(seated, settings
     assert fired["tables_due"] == 3 and fired["chunks"] == 1
     assert fired["hands_started"] == 3
     assert all(current(t) is not None for t in tables)
+
+
+def test_a_table_on_its_way_in_a_chunk_is_not_sent_again_until_its_chunk_ran(
+    redis_url, monkeypatch
+):
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    monkeypatch.setattr(tasks, "_redis", lambda: client)
+    # With a broker, as beat's tick and the workers run.
+    monkeypatch.setitem(tasks.fire_deadline_chunk.app.conf, "task_always_eager", False)
+
+    assert tasks.deadline_tables_mark([11, 12, 13]) == [11, 12, 13]
+    # The next second's scan finds them still due (the workers are behind): only the new one.
+    assert tasks.deadline_tables_mark([12, 13, 14]) == [14]
+    # A mark lasts as long as a chunk may wait in the queue, then the table may go out again.
+    assert 0 < client.pttl(tasks.SENT_KEY.format(12)) <= tasks.CHUNK_EXPIRES_SECONDS * 1000
+    # Its chunk ran: a table of it still due goes out with the next tick.
+    tasks.deadline_tables_unmark([11, 12])
+    assert tasks.deadline_tables_mark([11, 12, 13]) == [11, 12]
+    client.flushdb()
