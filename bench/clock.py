@@ -20,8 +20,8 @@ D due tables had fired (the serial walk: its call; the chunks: from the tick's s
 poll of the database finds none of the D still due, polled every 0.1 s, with a further scan and
 send every second meanwhile, as beat's next ticks would: a chunk no worker took within 3 s
 expired, and its tables go out again), how many scans that took, the CPU seconds the tick cost
-(this process, the workers, and the PostgreSQL backends of the bench's database; the poll's
-queries included), and how many of the D fired. The last line is the summary. Redis
+(this process, which is the tick and the poll, the workers, and the PostgreSQL backends of the
+bench's database), and how many of the D fired. The last line is the summary. Redis
 (--redis-url, flushed) carries the chunks; beat is not run: this process is the tick, the next
 one a second after the last or as soon as its tables have all fired, whichever is later.
 """
@@ -87,7 +87,8 @@ class Tick:
     scan_ms: float
     fired_in_s: float
     cpu_s: float
-    cpu_python_s: float
+    cpu_tick_s: float
+    cpu_workers_s: float
     cpu_postgres_s: float
     fired: int
     due: int
@@ -204,8 +205,8 @@ class Cpu:
 
     def classify(self, stats) -> dict[str, list[int]]:
         backends, _ = postgres_pids(stats, self.database)
-        python = [pid for pid in [os.getpid(), *self.workers] if pid in stats]
-        return {"python": python, "postgres": backends}
+        workers = [pid for pid in self.workers if pid in stats]
+        return {"tick": [os.getpid()], "workers": workers, "postgres": backends}
 
     def window(self) -> CpuWindow:
         return CpuWindow(self.classify, every=0.25).start()
@@ -248,13 +249,14 @@ def run_tick(path: str, turn_ids, deal_ids, cpu: Cpu, send) -> Tick:
             left = still_due(due)
     fired_in = time.perf_counter() - started
     used = window.stop()
-    python, postgres = used.cpu("python"), used.cpu("postgres")
+    tick, workers, postgres = used.cpu("tick"), used.cpu("workers"), used.cpu("postgres")
     return Tick(
         path,
         scan,
         fired_in,
-        python + postgres,
-        python,
+        tick + workers + postgres,
+        tick,
+        workers,
         postgres,
         len(due) - left,
         len(due),
@@ -366,7 +368,7 @@ def main(argv=None) -> int:
     results: list[Tick] = []
     header = (
         f"{'path':<8} {'tick':>4} {'scan ms':>8} {'fired in s':>10} {'scans':>5} {'cpu s':>6}"
-        f" (python + postgres) {'fired':>9}"
+        f" (tick + workers + postgres) {'fired':>9}"
     )
     print(header)
 
@@ -374,7 +376,7 @@ def main(argv=None) -> int:
         results.append(tick)
         print(
             f"{tick.path:<8} {n:>4} {tick.scan_ms:>8.1f} {tick.fired_in_s:>10.2f} {tick.scans:>5} "
-            f"{tick.cpu_s:>6.2f} ({tick.cpu_python_s:.2f} + {tick.cpu_postgres_s:.2f})"
+            f"{tick.cpu_s:>6.2f} ({tick.cpu_tick_s:.2f} + {tick.cpu_workers_s:.2f} + {tick.cpu_postgres_s:.2f})"
             f"{'':>6} {tick.fired:>4}/{tick.due}",
             flush=True,
         )
