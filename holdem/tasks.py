@@ -51,8 +51,8 @@ def deadline_chunk_send(table_ids: list[int]) -> dict[str, int] | None:
 def deadline_tables_mark(table_ids: list[int]) -> list[int]:
     """Mark each table as sent for as long as its chunk may wait; returns those not marked
     already. When the workers fall behind, a table still due is otherwise sent again every
-    second, and each copy is one more lock and re-check for the workers (measured: a third more
-    CPU a tick, docs/performance.md)."""
+    second, and each copy is one more lock and re-check for the workers (docs/performance.md,
+    Clock at scale)."""
     with _redis().pipeline(transaction=False) as pipe:
         for table_id in table_ids:
             pipe.set(SENT_KEY.format(table_id), 1, nx=True, px=CHUNK_EXPIRES_SECONDS * 1000)
