@@ -39,7 +39,7 @@ test-fast: $(VENV)/.dev
 	bin/check
 	LONG_RUN_HANDS=$(LONG_RUN_HANDS) bin/test -m "not slow"
 
-## make cluster: two Daphne servers, two Celery workers and one beat on local PostgreSQL + Redis
+## make cluster: two Daphne servers, two Celery workers and two beats on local PostgreSQL + Redis
 cluster: $(VENV)/.runtime
 	bin/cluster
 

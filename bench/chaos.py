@@ -23,7 +23,7 @@ are seen):
     kill_web       kill -9 a Daphne server (the one holding more sockets); started again 1-3 s
                    later (a supervisor's restart)
     kill_worker    kill -9 a Celery worker with its pool; started again 1-3 s later
-    kill_beat      kill -9 beat (the clock); started again 1-3 s later
+    kill_beat      kill -9 one of the two beats (the clock); started again 1-3 s later
     stop_web       SIGSTOP a Daphne server (the one holding more sockets) for 5-20 s, then SIGCONT
     redis_restart  kill -9 our Redis and start it again, empty (no persistence, as deployed)
     pg_cut         pg_terminate_backend on every connection to the run's database
@@ -414,7 +414,9 @@ class Faults:
         elif kind == "kill_worker":
             target = f"worker-{rng.randint(1, self.args.workers)}"
         elif kind == "kill_beat":
-            target = "beat"
+            # One of bin/cluster's two beats: the one ticking (its standby takes over once the
+            # lock runs out) or the standby (nothing stops).
+            target = f"beat-{rng.randint(1, 2)}"
         elif kind == "redis_restart":
             target = f"redis:{self.args.redis_port}"
         else:

@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -392,6 +393,17 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# The chunks of due tables (holdem/services/clock.py) have a queue of their own, which every
+# worker also takes from (a worker started without -Q consumes all of CELERY_TASK_QUEUES). A
+# worker takes from its queues in turn, so beat's next tick, in the default queue, never waits
+# behind a second's worth of chunks; and a worker reserves one message at a time, so no chunk
+# waits behind another in a busy worker's hand while a free worker has nothing.
+CELERY_TASK_QUEUES = (Queue("celery"), Queue("deadlines"))
+CELERY_TASK_ROUTES = {"holdem.tasks.fire_deadline_chunk": {"queue": "deadlines"}}
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery closes the database connection before and after every task unless told how many tasks
+# may reuse one: then casino/celery.py closes it only when broken or older than CONN_MAX_AGE.
+CELERY_DB_REUSE_MAX = 1_000_000
 CELERY_BEAT_SCHEDULE = {
     # A tick not taken within 5 s is dropped, not queued: with the workers down, ticks do not
     # pile up in Redis to fire all at once when they come back.
@@ -408,6 +420,23 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": CASINO_INTEGRITY_SECONDS / 2},
     },
 }
+if REDIS_URL:
+    # Beat keeps its schedule in Redis and holds a lock there (celery-redbeat), so that two or
+    # more beat processes can run: one ticks, renewing the lock at every tick (at most a second
+    # apart); the others wait for it and take over once a dead beat's lock has run out.
+    # docs/decisions.md, Clock and deadlines.
+    CELERY_BEAT_SCHEDULER = "casino.beat.ClockScheduler"
+    CELERY_REDBEAT_REDIS_URL = os.environ.get("CELERY_BEAT_REDIS_URL", "").strip() or (
+        CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else REDIS_URL
+    )
+    CELERY_REDBEAT_KEY_PREFIX = "casino:beat:"
+    # A beat that stopped renewing the lock (killed, frozen, cut off) is replaced after this
+    # long: the clock is silent meanwhile, so it stays under /healthz's 15 s, and the turns that
+    # ran out in the gap get a fresh clock as after any silence over DOWNTIME_SECONDS.
+    CELERY_REDBEAT_LOCK_TIMEOUT = 10
+    # Beat sleeps at most this long between passes: the waiting beats try the lock every second,
+    # and the one-second tick is never overslept.
+    CELERY_BEAT_MAX_LOOP_INTERVAL = 1
 
 # Security: strict by default whenever DEBUG is off (production).
 SESSION_COOKIE_HTTPONLY = True

@@ -3,21 +3,24 @@ a table's own (the next game's countdown, the turn, Show or Muck) and the sweeps
 the waiting list's seat holds).
 
 Idempotent: each table is re-checked under its lock, so a late, repeated or racing call is a
-no-op. Celery beat calls it every second; the embedded clock calls it in-process (style.md 7).
-A table locked by someone else right now is skipped, not waited for: the next second checks it
-again. Each run is recorded (`ClockBeat`): /healthz reports it, and a gap since the last run
-means the site was down, so turns that ran out meanwhile get a fresh clock instead of a timeout.
+no-op. Celery beat's tick calls it every second: one query finds the due tables, and chunks of
+them go to the workers, which fire them in parallel (`deadline_tables_fire`); the embedded clock
+calls it in-process and fires the chunks itself, one after another (style.md 7). A table locked
+by someone else right now is skipped, not waited for: the next second checks it again. Each
+run is recorded (`ClockBeat`): /healthz reports it, and a gap since the last run means the site
+was down, so turns that ran out meanwhile get a fresh clock instead of a timeout.
 """
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import reduce
 from operator import or_
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
+from django.db.models.functions import Least
 from django.utils import timezone
 
 from holdem.db.locks import LockedTable, table_lock, table_lock_unless_busy
@@ -36,6 +39,10 @@ log = logging.getLogger(__name__)
 
 # The clock runs every second; a longer silence than this means it (and so the site) was down.
 DOWNTIME_SECONDS = 5
+# How many due tables one task of the workers fires (beat's tick sends the chunks): small enough
+# that a second's 500 due tables make ten tasks for the workers to share, large enough that a
+# message costs little beside the fifty table transactions it carries.
+CHUNK_SIZE = 50
 
 
 def _always(table: LockedTable) -> bool:
@@ -122,10 +129,21 @@ SWEEPS: tuple[Sweep, ...] = (
 )
 
 
-def deadlines_fire_due(now: datetime | None = None) -> dict[str, int]:
+def deadlines_fire_due(
+    now: datetime | None = None,
+    *,
+    fire_chunk: Callable[[list[int]], Mapping[str, int] | None] | None = None,
+    chunk_size: int = CHUNK_SIZE,
+) -> dict[str, int]:
     """Fire every deadline due at `now` (the current time if None): renew the turns that ran
     out while the site was down, then each table's due deadlines of every kind in
-    `TABLE_DEADLINES`, then every sweep of `SWEEPS`. Returns how many of each kind fired."""
+    `TABLE_DEADLINES`, then every sweep of `SWEEPS`. Returns how many of each kind fired.
+
+    The due tables are found by one query and split into chunks of `chunk_size` ids. Without
+    `fire_chunk` each chunk fires here, one after another, at `now` (the embedded clock, tests).
+    With it, each chunk is handed to `fire_chunk` (beat's tick sends it to the workers, which
+    fire the chunks in parallel, each table at its own time: `deadline_tables_fire`); counts it
+    returns are added in, and `tables_due` and `chunks` say how many it was given."""
     now = now or timezone.now()
     kinds, sweeps = TABLE_DEADLINES, SWEEPS
     fired = {kind.name: 0 for kind in kinds}
@@ -144,16 +162,18 @@ def deadlines_fire_due(now: datetime | None = None) -> dict[str, int]:
     # The levels in progress are extended in the transaction that records the run: both or
     # neither, so a level is extended once for one silence.
     clock_beat(now, last_run=last_run, silent_since=silent_since)
-    due = Table.objects.filter(reduce(or_, (kind.due_filter(now) for kind in kinds)))
-    for table_id in list(due.values_list("pk", flat=True)):
-        try:
-            with transaction.atomic():
-                table = table_lock_unless_busy(table_id)
-                if table is None:
-                    continue  # busy (or gone): firing is idempotent, the next second retries
-                _table_deadlines_fire(table, kinds=kinds, now=now, fired=fired)
-        except Exception:  # one broken table must not stop the clock for the others
-            log.exception("deadline at table %s failed", table_id)
+    due = deadline_tables_due(now)
+    chunks = deadline_chunks(due, size=chunk_size)
+    for chunk in chunks:
+        if fire_chunk is None:
+            counts: Mapping[str, int] | None = deadline_tables_fire(chunk, now=now)
+        else:
+            # Sent before the sweeps run, so that the workers start on the tables at once.
+            counts = fire_chunk(chunk)
+        for name, count in (counts or {}).items():
+            fired[name] = fired.get(name, 0) + count
+    if fire_chunk is not None:
+        fired["tables_due"], fired["chunks"] = len(due), len(chunks)
     beat = Beat(now=now, silent_since=silent_since)
     for sweep in sweeps:
         try:
@@ -163,6 +183,50 @@ def deadlines_fire_due(now: datetime | None = None) -> dict[str, int]:
             continue
         if count or sweep.counted_when_none:
             fired[sweep.name] = count
+    return fired
+
+
+def deadline_tables_due(now: datetime) -> list[int]:
+    """The ids of the tables with a deadline of some kind due at `now`, the longest overdue
+    first: one query, a candidate list that each table's lock re-checks. When the workers fall
+    behind, the chunks that expire unfired are the last ones of each tick; in this order the
+    tables they held come first in the next tick's, where in id order the same tables would
+    come last every time, and wait."""
+    columns = [kind.column for kind in TABLE_DEADLINES]
+    due = Table.objects.filter(reduce(or_, (kind.due_filter(now) for kind in TABLE_DEADLINES)))
+    # PostgreSQL's LEAST passes over NULLs: the earliest of the deadlines the table has. (SQLite's
+    # is NULL if one is: the order is then arbitrary, which the embedded clock, firing all, can bear.)
+    earliest = Least(*columns) if len(columns) > 1 else F(columns[0])
+    return list(due.order_by(earliest, "pk").values_list("pk", flat=True))
+
+
+def deadline_chunks(table_ids: list[int], *, size: int = CHUNK_SIZE) -> list[list[int]]:
+    """`table_ids` cut into runs of at most `size`, in order (the last one shorter)."""
+    if size < 1:
+        raise ValueError(f"a chunk holds at least one table, not {size}")
+    return [table_ids[start : start + size] for start in range(0, len(table_ids), size)]
+
+
+def deadline_tables_fire(
+    table_ids: Iterable[int], *, now: datetime | None = None
+) -> dict[str, int]:
+    """Fire the due deadlines of each table of `table_ids` (a chunk), each in its own
+    transaction under its lock, judged at `now` (None: the time each table is locked at, so a
+    chunk that waited in the queue gives nobody a shorter clock). Returns how many of each kind
+    fired. Idempotent: a table no longer due, locked by someone else right now (the next second
+    finds it again), or gone is passed over, and one that fails is logged and passed over too.
+    Two chunks naming the same table fire it once."""
+    kinds = TABLE_DEADLINES
+    fired = {kind.name: 0 for kind in kinds}
+    for table_id in table_ids:
+        try:
+            with transaction.atomic():
+                table = table_lock_unless_busy(table_id)
+                if table is None:
+                    continue  # busy (or gone): firing is idempotent, the next second retries
+                _table_deadlines_fire(table, kinds=kinds, now=now or timezone.now(), fired=fired)
+        except Exception:  # one broken table must not stop the clock for the others
+            log.exception("deadline at table %s failed", table_id)
     return fired
 
 

@@ -1,4 +1,4 @@
-"""bin/cluster: two Daphne servers, two Celery workers and one beat on PostgreSQL and Redis, in
+"""bin/cluster: two Daphne servers, two Celery workers and two beats on PostgreSQL and Redis, in
 production settings over plain http. A player on server A sees what another does through server B.
 """
 
@@ -91,7 +91,9 @@ def get(port: int, path: str):
 def test_the_cluster_serves_on_both_servers_and_events_cross_between_them(cluster):
     port_a, port_b = cluster["ports"]
     names = sorted(p.stem for p in cluster["run_dir"].glob("*.pid"))
-    assert names == sorted(["beat", f"web-{port_a}", f"web-{port_b}", "worker-1", "worker-2"])
+    assert names == sorted(
+        ["beat-1", "beat-2", f"web-{port_a}", f"web-{port_b}", "worker-1", "worker-2"]
+    )
 
     for port in (port_a, port_b):
         status, headers, body = get(port, "/healthz")
@@ -215,4 +217,4 @@ def test_one_process_killed_by_name_dies_with_its_children_and_respawns(cluster)
     assert again.returncode == 0 and "is running" in again.stdout
     unknown = cluster_command(cluster, "respawn", "worker-9x")
     assert unknown.returncode != 0
-    assert cluster_command(cluster, "kill", "beat-2").returncode != 0
+    assert cluster_command(cluster, "kill", "beat-3").returncode != 0
