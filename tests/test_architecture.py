@@ -31,6 +31,7 @@ LAYERS = {
     "casino.readonly_admin": "infra",
     "casino.serve": "infra",
     "casino.celery": "infra",
+    "casino.beat": "infra",
     "casino.errors": "infra",
     "casino.metrics": "infra",  # casino.metrics_endpoint is the site's
     "holdem.models": "tables-data",
