@@ -10,7 +10,11 @@ its end while their sockets are served by different web containers (read from ea
 own TCP table); beat is stopped and started and the next countdown fires; a web container is
 killed mid-hand and the hand finishes through the other; /healthz answers; the first admin signs
 in with a second factor; a backup is restored over the database; audit_chips passes in a
-container. Each result is appended to FILE as `hand=ok`, `failover=ok`, `audit=ok`.
+container. On the way, the scaled shape (deploy/compose_scaled.py): Prometheus scrapes both web
+containers and nginx refuses /metrics, the queries go through PgBouncer, the replica streams,
+both channel-layer shards carry traffic, and beat fails over when the one holding the lock is
+killed. Each result is appended to FILE as `hand=ok`, `failover=ok`, `audit=ok`, `metrics=ok`,
+`pgbouncer=ok`, `replica=ok`, `shards=ok`, `beat_failover=ok`.
 """
 
 import argparse
@@ -28,6 +32,7 @@ from pathlib import Path
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project root
+from deploy import compose_scaled
 from deploy.compose_browser import Browser, Tab, is_event, totp_code
 from deploy.compose_stack import Container, Failure, Stack, check, step
 
@@ -216,8 +221,9 @@ class Scenario:
         self.healthz(alice)
         self.create_room()
         suffix = secrets.token_hex(3)
-        for browser in (alice, bob):
-            browser.sign_up(f"{browser.name}-{suffix}", f"e2e-{secrets.token_urlsafe(12)}")
+        usernames = [f"{browser.name}-{suffix}" for browser in (alice, bob)]
+        for browser, username in zip((alice, bob), usernames, strict=True):
+            browser.sign_up(username, f"e2e-{secrets.token_urlsafe(12)}")
         step("alice and bob signed up through the form (CSRF token, cookies, Origin)")
 
         # The lobby: the page, a static file nginx serves from the volume, the live room list.
@@ -246,6 +252,14 @@ class Scenario:
             check(status == 200, f"{browser.name}: table page {status}")
         self.tabs[0], self.served_by[0] = await self.open_on(alice, path)
         self.tabs[1], self.served_by[1] = await self.open_on(bob, path, avoid=self.served_by[0])
+        # /metrics, while each web container serves one socket: Prometheus scrapes both from
+        # inside the network; nginx refuses it.
+        status, _, _ = alice.get("/metrics")
+        check(status in (403, 404), f"/metrics through nginx answered {status}")
+        step(f"/metrics through nginx: {status}")
+        if await asyncio.to_thread(compose_scaled.metrics, self.stack, 2) == "ok":
+            self.passed("metrics")
+
         for seat, tab in self.tabs.items():
             answer = await tab.request({"type": "sit", "seat": seat, "buy_in": BUY_IN})
             check(answer["type"] == "ok", f"{tab.name}: sit {answer}")
@@ -263,6 +277,10 @@ class Scenario:
             await tab.until(is_event("hand_ended"), timeout=10)
             check(not tab.closed.is_set(), f"seat {seat}'s socket closed during the hand")
         self.passed("hand")
+        if await asyncio.to_thread(compose_scaled.pgbouncer, self.stack) == "ok":
+            self.passed("pgbouncer")
+        if await asyncio.to_thread(compose_scaled.replica, self.stack, usernames) == "ok":
+            self.passed("replica")
 
         table = await self.wait_table(lambda t: t["countdown"] is not None, 10, "the countdown")
         due = table["countdown"]["starts_at"] / 1000
@@ -300,6 +318,10 @@ class Scenario:
         step(f"hand {second_hand} finished through {self.served_by[1].name}")
         self.healthz(alice)
         self.passed("failover")
+        if await asyncio.to_thread(compose_scaled.shards, self.stack) == "ok":
+            self.passed("shards")
+        if await asyncio.to_thread(compose_scaled.beat_failover, self.stack) == "ok":
+            self.passed("beat_failover")
 
         for tab in self.tabs.values():
             await tab.close()

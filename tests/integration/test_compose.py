@@ -21,12 +21,39 @@ ROOT = Path(__file__).resolve().parents[2]
 COMPOSE_FILE = ROOT / "docker-compose.yml"
 SECRETS = ("DJANGO_SECRET_KEY", "POSTGRES_PASSWORD", "REDIS_PASSWORD", "DJANGO_ALLOWED_HOSTS")
 APP_SERVICES = ("migrate", "web", "worker", "beat")
-LONG_RUNNING = ("postgres", "redis", "web", "worker", "beat", "nginx")
-# service -> (the variable naming its image, the official image it defaults to)
+LONG_RUNNING = (
+    "postgres",
+    "postgres-replica",
+    "pgbouncer",
+    "redis",
+    "redis-layer-1",
+    "redis-layer-2",
+    "web",
+    "worker",
+    "beat",
+    "nginx",
+    "prometheus",
+)
+REDIS_SERVICES = ("redis", "redis-layer-1", "redis-layer-2")
+# service -> (the variable naming its image, the image it defaults to)
 IMAGES = {
     "postgres": ("POSTGRES_IMAGE", "postgres:17-alpine"),
+    "postgres-replica": ("POSTGRES_IMAGE", "postgres:17-alpine"),
     "redis": ("REDIS_IMAGE", "redis:8-alpine"),
+    "redis-layer-1": ("REDIS_IMAGE", "redis:8-alpine"),
+    "redis-layer-2": ("REDIS_IMAGE", "redis:8-alpine"),
     "nginx": ("NGINX_IMAGE", "nginx:1.28-alpine"),
+    "pgbouncer": ("PGBOUNCER_IMAGE", "edoburu/pgbouncer:v1.24.1-p1"),
+    "prometheus": ("PROMETHEUS_IMAGE", "prom/prometheus:v3.5.0"),
+}
+# bin/standins' name for the stand-in of each image variable.
+STANDINS = {
+    "PYTHON_IMAGE": "python",
+    "POSTGRES_IMAGE": "postgres",
+    "REDIS_IMAGE": "redis",
+    "NGINX_IMAGE": "nginx",
+    "PGBOUNCER_IMAGE": "pgbouncer",
+    "PROMETHEUS_IMAGE": "prometheus",
 }
 PYTHON_IMAGE = "python:3.13-slim-trixie"
 
@@ -49,14 +76,30 @@ def health_test_of(service) -> str:
 def test_the_stack_has_every_service(compose):
     assert set(compose["services"]) == {
         "postgres",
+        "postgres-replica",
+        "pgbouncer",
         "redis",
+        "redis-layer-1",
+        "redis-layer-2",
         "migrate",
         "web",
         "worker",
         "beat",
         "nginx",
+        "prometheus",
     }
-    assert set(compose["volumes"]) >= {"postgres-data", "static"}
+    assert set(compose["volumes"]) >= {
+        "postgres-data",
+        "postgres-replica-data",
+        "prometheus-data",
+        "static",
+    }
+
+
+def test_only_prometheus_is_optional(compose):
+    """`docker compose up -d` starts the whole site; Prometheus only with --profile monitoring."""
+    profiles = {name: s["profiles"] for name, s in compose["services"].items() if "profiles" in s}
+    assert profiles == {"prometheus": ["monitoring"]}
 
 
 def test_web_scales_out_so_it_has_no_fixed_name_or_host_port(compose):
@@ -72,14 +115,15 @@ def test_web_scales_out_so_it_has_no_fixed_name_or_host_port(compose):
     assert nginx_conf.count("proxy_pass http://$casino_web;") == 2
 
 
-def test_there_is_exactly_one_celery_beat(compose):
+def test_beat_runs_two_replicas_of_which_the_lock_holder_ticks(compose):
     beats = [
         name
         for name, service in compose["services"].items()
         if re.search(r"\bbeat\b", command_of(service))
     ]
     assert beats == ["beat"]
-    assert compose["services"]["beat"].get("deploy", {}).get("replicas", 1) == 1
+    assert compose["services"]["beat"]["deploy"]["replicas"] == 2
+    assert "--scale beat=2" in (ROOT / "bin/compose-e2e").read_text()
     assert "worker" in command_of(compose["services"]["worker"])
     assert (
         "-B" not in command_of(compose["services"]["worker"]).split()
@@ -91,7 +135,11 @@ def test_every_long_running_service_has_a_health_check(compose):
     for name in LONG_RUNNING:
         assert "test" in services[name].get("healthcheck", {}), f"{name} has no health check"
     assert "pg_isready" in health_test_of(services["postgres"])
-    assert "redis-cli ping" in health_test_of(services["redis"])
+    assert "pg_isready" in health_test_of(services["postgres-replica"])
+    assert "--port=6432" in health_test_of(services["pgbouncer"])
+    for name in REDIS_SERVICES:
+        assert "redis-cli ping" in health_test_of(services[name])
+    assert "/-/ready" in health_test_of(services["prometheus"])
     assert "/healthz" in health_test_of(services["web"])
     assert "inspect ping" in health_test_of(services["worker"])
     assert "beat" in health_test_of(services["beat"])
@@ -106,8 +154,8 @@ def test_migrations_and_static_files_run_once_before_the_app_starts(compose):
     for name in ("web", "worker", "beat"):
         depends = services[name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully", name
-        assert depends["postgres"]["condition"] == "service_healthy", name
-        assert depends["redis"]["condition"] == "service_healthy", name
+        for server in ("postgres", "pgbouncer", "postgres-replica", *REDIS_SERVICES):
+            assert depends[server]["condition"] == "service_healthy", (name, server)
     # collectstatic writes where nginx reads, and where the web servers find the manifest of
     # hashed names that every page's links come from.
     assert "static:/app/staticfiles" in services["migrate"]["volumes"]
@@ -117,7 +165,74 @@ def test_migrations_and_static_files_run_once_before_the_app_starts(compose):
 
 
 def test_redis_never_evicts(compose):
-    assert "--maxmemory-policy noeviction" in command_of(compose["services"]["redis"])
+    for name in REDIS_SERVICES:
+        assert "--maxmemory-policy noeviction" in command_of(compose["services"][name])
+
+
+def test_the_app_goes_through_pgbouncer_reads_the_replica_and_shards_the_channel_layer(compose):
+    services = compose["services"]
+    for name in ("web", "worker", "beat"):
+        environment = services[name]["environment"]
+        assert "@pgbouncer:6432/casino" in environment["DATABASE_URL"]
+        assert environment["DATABASE_POOL_MODE"] == "transaction"
+        assert "@postgres-replica:5432/casino" in environment["DATABASE_REPLICA_URL"]
+        assert "@redis:6379/" in environment["REDIS_URL"]
+        shards = environment["CHANNEL_LAYER_URLS"].split(",")
+        assert [re.sub(r".*@", "", url) for url in shards] == [
+            "redis-layer-1:6379/0",
+            "redis-layer-2:6379/0",
+        ]
+        assert all("${REDIS_PASSWORD" in url for url in shards)
+    # Migrations run on the primary itself, in a session of their own.
+    migrate = services["migrate"]["environment"]
+    assert "@postgres:5432/casino" in migrate["DATABASE_URL"]
+    assert migrate["DATABASE_POOL_MODE"] == "session"
+
+
+def test_pgbouncer_pools_transactions_for_the_primary(compose):
+    pgbouncer = compose["services"]["pgbouncer"]
+    assert pgbouncer["entrypoint"] == ["/deploy/pgbouncer/start.sh"]
+    assert "./deploy/pgbouncer:/deploy/pgbouncer:ro" in pgbouncer["volumes"]
+    assert pgbouncer["depends_on"]["postgres"]["condition"] == "service_healthy"
+    start = (ROOT / "deploy/pgbouncer/start.sh").read_text()
+    assert "pool_mode = transaction" in start
+    assert "listen_port = 6432" in start
+    assert "auth_type = scram-sha-256" in start
+    assert "${POSTGRES_PASSWORD" in pgbouncer["environment"]["POSTGRES_PASSWORD"]
+
+
+def test_the_replica_streams_from_the_primary_through_a_slot(compose):
+    services = compose["services"]
+    primary = command_of(services["postgres"])
+    assert "wal_level=replica" in primary and "max_slot_wal_keep_size=" in primary
+    assert (
+        "./deploy/postgres/primary-init.sh:/docker-entrypoint-initdb.d/10-replication.sh:ro"
+        in services["postgres"]["volumes"]
+    )
+    init = (ROOT / "deploy/postgres/primary-init.sh").read_text()
+    assert "WITH REPLICATION LOGIN" in init and "pg_create_physical_replication_slot" in init
+    assert "host replication replicator all scram-sha-256" in init
+    replica = services["postgres-replica"]
+    assert replica["command"] == ["/deploy/postgres/replica.sh"]
+    assert replica["user"] == "postgres"
+    assert "postgres-replica-data:/var/lib/postgresql/data" in replica["volumes"]
+    script = (ROOT / "deploy/postgres/replica.sh").read_text()
+    assert "pg_basebackup" in script and "--write-recovery-conf" in script
+    assert "--slot=replica" in script and "hot_standby=on" in script
+
+
+def test_prometheus_finds_every_web_replica_and_nginx_refuses_metrics(compose):
+    prometheus = compose["services"]["prometheus"]
+    assert "--config.file=/etc/prometheus/compose.yml" in prometheus["command"]
+    assert "ports" not in prometheus
+    config = yaml.safe_load((ROOT / "deploy/prometheus/compose.yml").read_text())
+    (job,) = config["scrape_configs"]
+    assert job["job_name"] == "casino-web" and job["metrics_path"] == "/metrics"
+    assert job["dns_sd_configs"] == [
+        {"names": ["web"], "type": "A", "port": 8000, "refresh_interval": "10s"}
+    ]
+    nginx_conf = (ROOT / "deploy/nginx.conf").read_text()
+    assert re.search(r"location \^~ /metrics \{[^}]*return 404;", nginx_conf)
 
 
 def test_app_services_run_in_production_mode_with_secrets_from_the_env_file(compose):
@@ -179,7 +294,7 @@ def test_every_image_is_the_official_one_unless_a_variable_names_a_stand_in(comp
         assert compose["services"][service]["image"] == f"${{{variable}:-{official}}}"
     # bin/standins builds one stand-in for each variable, from deploy/standins/<name>.
     standins = (ROOT / "bin/standins").read_text()
-    for name, variable in (("python", "PYTHON_IMAGE"), *((s, v) for s, (v, _) in IMAGES.items())):
+    for variable, name in STANDINS.items():
         assert (ROOT / "deploy/standins" / name / "Dockerfile").is_file(), name
         assert f"[{name}]={variable}" in standins
 

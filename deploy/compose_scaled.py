@@ -1,0 +1,301 @@
+"""The scaled shape's checks in `make compose-e2e` (deploy/compose_e2e.py calls them at their
+moment of the play): the channel layer's two Redis shards, PgBouncer in front of the primary, the
+streaming replica, beat's failover to its second replica, and Prometheus scraping every web
+container's /metrics. Each reads the servers themselves (admin consoles, system views, Redis
+INFO), never the site's own account of them.
+"""
+
+import itertools
+import json
+import re
+import time
+import urllib.parse
+
+from deploy.compose_stack import Container, Failure, Stack, check, step
+
+LAYER_SHARDS = ("redis-layer-1", "redis-layer-2")
+# Beat's lock and its waiting replica (settings: CELERY_REDBEAT_LOCK_TIMEOUT, the loop interval).
+BEAT_TAKEOVER_SECONDS = 20
+# A tick the dead beat sent just before it died may still run this long after (its `expires`).
+TICK_EXPIRY_SECONDS = 6
+ACQUIRED = "Acquired lock"
+
+
+def sql(stack: Stack, service: str, query: str) -> str:
+    """A query on `postgres` or `postgres-replica`, as the casino role, over the local socket."""
+    return (
+        stack.exec_bytes(
+            service, "psql", "--username=casino", "--dbname=casino", "-tAF", "|", "-c", query
+        )
+        .decode()
+        .strip()
+    )
+
+
+def redis_cli(stack: Stack, service: str, *args: str) -> str:
+    quoted = " ".join(f"'{arg}'" for arg in args)
+    return stack.exec_bytes(
+        service, "sh", "-c", f'REDISCLI_AUTH="$REDIS_PASSWORD" redis-cli {quoted}'
+    ).decode()
+
+
+def info_fields(text: str) -> dict[str, str]:
+    """Redis INFO's `name:value` lines."""
+    return dict(
+        line.strip().split(":", 1) for line in text.splitlines() if ":" in line and line[0] != "#"
+    )
+
+
+def command_calls(stack: Stack, service: str) -> dict[str, int]:
+    """How often each command ran on this Redis (INFO commandstats: cmdstat_publish:calls=7,...)."""
+    calls = {}
+    for name, value in info_fields(redis_cli(stack, service, "INFO", "commandstats")).items():
+        found = re.match(r"calls=(\d+)", value)
+        if name.startswith("cmdstat_") and found:
+            calls[name.removeprefix("cmdstat_")] = int(found.group(1))
+    return calls
+
+
+# --- the channel layer's shards -----------------------------------------------------------------
+
+
+def shards(stack: Stack) -> str:
+    """Both shards carry the channel layer: each has had subscriptions or published messages (the
+    pubsub layer) or channel keys (the core layer), and the broker's Redis has none of it. Run
+    while sockets are open, after a hand: the table's and the players' groups and every socket's
+    own channel are hashed over the shards by name."""
+    figures = []
+    for shard in LAYER_SHARDS:
+        calls = command_calls(stack, shard)
+        channels = len(redis_cli(stack, shard, "PUBSUB", "CHANNELS").split())
+        keys = int(redis_cli(stack, shard, "DBSIZE").strip() or 0)
+        layer = sum(
+            calls.get(name, 0)
+            for name in ("subscribe", "publish", "zadd", "bzpopmin", "eval", "evalsha")
+        )
+        check(
+            layer > 0 and (channels > 0 or keys > 0 or calls.get("publish", 0) > 0),
+            f"{shard} carries no channel-layer traffic: {calls}, {channels} channels, {keys} keys",
+        )
+        figures.append(
+            f"{shard}: {calls.get('subscribe', 0)} SUBSCRIBE, {calls.get('publish', 0)} PUBLISH,"
+            f" {channels} channels subscribed now"
+        )
+    broker = command_calls(stack, "redis")
+    check(
+        broker.get("subscribe", 0) == 0 and broker.get("publish", 0) == 0,
+        f"the broker's Redis carries channel-layer traffic too: {broker}",
+    )
+    step("channel layer on both shards: " + "; ".join(figures))
+    return "ok"
+
+
+# --- PgBouncer and the replica -------------------------------------------------------------------
+
+
+def pgbouncer_console(stack: Stack, command: str) -> list[dict[str, str]]:
+    """PgBouncer's admin console (SHOW ...), asked with psql from the primary's container: the
+    pgbouncer image need not have psql."""
+    output = stack.exec_bytes(
+        "postgres",
+        "sh",
+        "-c",
+        'PGPASSWORD="$POSTGRES_PASSWORD" psql --host=pgbouncer --port=6432 --username=casino'
+        f" --dbname=pgbouncer --no-align --field-separator='|' --pset=footer=off -c '{command}'",
+    ).decode()
+    lines = [line for line in output.splitlines() if line.strip()]
+    header = lines[0].split("|")
+    return [dict(zip(header, line.split("|"), strict=False)) for line in lines[1:]]
+
+
+def pgbouncer(stack: Stack) -> str:
+    """The app's queries go through PgBouncer: its console counts transactions for `casino`, the
+    primary's client connections come from PgBouncer's address, and none from an app container."""
+    stats = {row["database"]: row for row in pgbouncer_console(stack, "SHOW STATS")}
+    check("casino" in stats, f"PgBouncer has no statistics for casino: {list(stats)}")
+    transactions = int(stats["casino"]["total_xact_count"])
+    queries = int(stats["casino"]["total_query_count"])
+    check(transactions > 0, f"no transaction went through PgBouncer: {stats['casino']}")
+    pools = {row["database"]: row for row in pgbouncer_console(stack, "SHOW POOLS")}
+    check(pools["casino"]["pool_mode"] == "transaction", f"pool: {pools['casino']}")
+
+    bouncer = {stack.address(c) for c in stack.containers("pgbouncer")}
+    apps = {
+        stack.address(c): c.name
+        for service in ("web", "worker", "beat")
+        for c in stack.containers(service)
+    }
+    rows = sql(
+        stack,
+        "postgres",
+        "select host(client_addr), count(*) from pg_stat_activity where datname = 'casino'"
+        " and backend_type = 'client backend' and client_addr is not null group by 1",
+    )
+    connections = {
+        address: int(count) for address, count in (row.split("|") for row in rows.splitlines())
+    }
+    from_bouncer = sum(count for address, count in connections.items() if address in bouncer)
+    direct = {apps[address]: count for address, count in connections.items() if address in apps}
+    check(from_bouncer > 0, f"no connection to the primary from PgBouncer: {connections}")
+    check(not direct, f"app containers connected to the primary past PgBouncer: {direct}")
+    step(
+        f"PgBouncer: {transactions:,} transactions and {queries:,} queries for casino in transaction"
+        f" mode; the primary's {from_bouncer} client connection(s) all from PgBouncer, none from"
+        f" the {len(apps)} app containers"
+    )
+    return "ok"
+
+
+def replica(stack: Stack, usernames: list[str]) -> str:
+    """The replica streams from the primary (pg_stat_replication there), and rows written through
+    the site during the play (the sign-ups) are read back on it."""
+    streaming = sql(
+        stack,
+        "postgres",
+        "select state, coalesce(replay_lag::text, '0'), slot_name from pg_stat_replication"
+        " left join pg_replication_slots on active_pid = pid",
+    )
+    check(streaming.startswith("streaming|"), f"pg_stat_replication on the primary: {streaming!r}")
+    in_recovery = sql(stack, "postgres-replica", "select pg_is_in_recovery()")
+    check(in_recovery == "t", f"the replica is not in recovery: {in_recovery!r}")
+    names = ", ".join(f"'{name}'" for name in usernames)
+    query = f"select count(*) from accounts_user where username in ({names})"
+    deadline = time.monotonic() + 10
+    while (found := int(sql(stack, "postgres-replica", query))) < len(usernames):
+        check(time.monotonic() < deadline, f"the replica has {found} of {usernames} after 10 s")
+        time.sleep(0.2)
+    state, lag, slot = streaming.split("|")
+    step(
+        f"replica: {state} through slot {slot} (replay lag {lag}), in recovery, and reads back"
+        f" the {len(usernames)} accounts signed up during the play"
+    )
+    return "ok"
+
+
+# --- beat's failover ----------------------------------------------------------------------------
+
+
+def clock_ran_at(stack: Stack) -> float:
+    value = sql(
+        stack,
+        "postgres",
+        "select extract(epoch from ran_at) from holdem_clockbeat where name = 'deadlines'",
+    )
+    return float(value) if value else 0.0
+
+
+def beat_logs_since(stack: Stack, beat: Container, since: str) -> str:
+    return stack.logs(beat, since)
+
+
+def lock_holder(stack: Stack, beats: list[Container]) -> Container:
+    """The beat that holds redbeat's lock: the one that logged taking it since its (re)start. The
+    lock's value in Redis is a random token, which names no process; the log line does."""
+    holders = []
+    for beat in beats:
+        started = stack.docker("inspect", "--format", "{{.State.StartedAt}}", beat.id).strip()
+        if ACQUIRED in beat_logs_since(stack, beat, started):
+            holders.append(beat)
+    check(len(holders) == 1, f"{len(holders)} beats say they hold the lock: {holders}")
+    return holders[0]
+
+
+def lock_keys(stack: Stack) -> list[str]:
+    return [
+        key
+        for key in redis_cli(stack, "redis", "--scan", "--pattern", "*lock*").split()
+        if key.endswith(":lock")
+    ]
+
+
+def beat_failover(stack: Stack) -> str:
+    """Kill the beat holding the lock (SIGKILL: it cannot release it); the other takes the lock
+    once it runs out, and the deadline clock's ClockBeat row moves again."""
+    beats = stack.containers("beat")
+    check(len(beats) == 2, f"{len(beats)} beat containers run, not 2")
+    # The beat that lost the race at start waits; give the winner a moment to log.
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            holder = lock_holder(stack, beats)
+            break
+        except Failure:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+    (standby,) = [beat for beat in beats if beat != holder]
+    keys = lock_keys(stack)
+    check(keys, "no redbeat lock key (…:lock) in the broker's Redis")
+    ttl = redis_cli(stack, "redis", "PTTL", keys[0]).strip()
+    before = clock_ran_at(stack)
+    check(before > time.time() - 5, f"the clock is not ticking before the kill: {before}")
+    killed_at = time.time()
+    killed_iso = stack.docker("inspect", "--format", "{{.State.StartedAt}}", standby.id).strip()
+    stack.docker("kill", holder.id)
+    step(f"beat: {holder.name} held {keys[0]} (ttl {ttl} ms); killed it, {standby.name} waits")
+    seen = [before]
+    while True:
+        ran_at = clock_ran_at(stack)
+        if ran_at != seen[-1]:
+            seen.append(ran_at)
+        if ran_at > killed_at + TICK_EXPIRY_SECONDS:
+            break
+        check(
+            time.time() - killed_at < BEAT_TAKEOVER_SECONDS,
+            f"no tick in the {BEAT_TAKEOVER_SECONDS} s after killing {holder.name}; last tick"
+            f" {killed_at - seen[-1]:.1f} s before the kill",
+        )
+        time.sleep(0.25)
+    silent = [(a, b) for a, b in itertools.pairwise(seen) if b - a > 2]
+    resumed = silent[-1][1] if silent else ran_at
+    logs = beat_logs_since(stack, standby, killed_iso)
+    check(ACQUIRED in logs, f"{standby.name} ticks without having logged taking the lock")
+    step(
+        f"beat failover: {standby.name} took the lock; ticks resumed {resumed - killed_at:.1f} s"
+        f" after the kill (the clock was silent {resumed - (silent[-1][0] if silent else before):.1f} s)"
+    )
+    return "ok"
+
+
+# --- Prometheus -------------------------------------------------------------------------------
+
+
+def prometheus_query(stack: Stack, query: str) -> list[dict]:
+    url = "http://127.0.0.1:9090/api/v1/query?" + urllib.parse.urlencode({"query": query})
+    answer = json.loads(stack.exec_bytes("prometheus", "wget", "-qO-", url))
+    check(answer.get("status") == "success", f"Prometheus answered {answer}")
+    return answer["data"]["result"]
+
+
+def metrics(stack: Stack, web_count: int) -> str:
+    """Prometheus found every web container by DNS and scrapes its /metrics: up == 1 for each,
+    and the site's own series are there (casino_open_sockets, when the site exports it)."""
+    addresses = {stack.address(web) for web in stack.containers("web")}
+    check(len(addresses) == web_count, f"{len(addresses)} web containers, not {web_count}")
+    deadline = time.monotonic() + 45
+    while True:
+        up = prometheus_query(stack, 'up{job="casino-web"}')
+        healthy = {
+            series["metric"]["instance"].rsplit(":", 1)[0]
+            for series in up
+            if series["value"][1] == "1"
+        }
+        if addresses <= healthy:
+            break
+        check(
+            time.monotonic() < deadline,
+            f"Prometheus scrapes {sorted(healthy)} of {sorted(addresses)} after 45 s: {up}",
+        )
+        time.sleep(1)
+    sockets = prometheus_query(stack, 'sum by (instance) (casino_open_sockets{job="casino-web"})')
+    scraped = prometheus_query(stack, 'count by (instance) ({job="casino-web"})')
+    series = sum(int(float(s["value"][1])) for s in scraped)
+    figures = (
+        ", ".join(f"{s['metric']['instance']}: {float(s['value'][1]):g}" for s in sockets)
+        or "no casino_open_sockets series"
+    )
+    step(
+        f"Prometheus: up == 1 for all {len(addresses)} web containers (DNS discovery of `web`),"
+        f" {series} series scraped; open sockets {figures}"
+    )
+    return "ok"
