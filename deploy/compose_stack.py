@@ -75,19 +75,6 @@ class Stack:
             raise Failure(f"docker {' '.join(args)}: {done.stderr.strip()}")
         return done.stdout
 
-    @staticmethod
-    def logs(container: Container, since: str) -> str:
-        """A container's output (both streams) since an RFC 3339 time."""
-        done = subprocess.run(
-            ["docker", "logs", "--since", since, container.id],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        if done.returncode != 0:
-            raise Failure(f"docker logs {container.name}: {done.stderr.strip()[-500:]}")
-        return done.stdout + done.stderr
-
     def containers(self, service: str) -> list[Container]:
         listing = self.docker(
             "ps",
