@@ -61,32 +61,28 @@ def command_calls(stack: Stack, service: str) -> dict[str, int]:
 
 
 def shards(stack: Stack) -> str:
-    """Both shards carry the channel layer: each has had subscriptions or published messages (the
-    pubsub layer) or channel keys (the core layer), and the broker's Redis has none of it. Run
-    while sockets are open, after a hand: the table's and the players' groups and every socket's
-    own channel are hashed over the shards by name."""
+    """Both shards carry the channel layer: each has had subscriptions and published messages
+    (the pubsub layer) or channel keys (the core layer). Run while sockets are open, after two
+    hands and a reconnection: the table's and the players' groups and every socket's own channel
+    are hashed over the shards by name. (The broker's Redis has PUBLISH traffic of its own:
+    Celery's remote control, which the workers' health check uses.)"""
     figures = []
     for shard in LAYER_SHARDS:
         calls = command_calls(stack, shard)
         channels = len(redis_cli(stack, shard, "PUBSUB", "CHANNELS").split())
-        keys = int(redis_cli(stack, shard, "DBSIZE").strip() or 0)
-        layer = sum(
-            calls.get(name, 0)
-            for name in ("subscribe", "publish", "zadd", "bzpopmin", "eval", "evalsha")
-        )
+        # pubsub: a SUBSCRIBE per channel and group here, a PUBLISH per message sent to one;
+        # core: messages in sorted sets, taken with BZPOPMIN. (Every shard also has the
+        # heartbeat's marker key, which says nothing about traffic.)
+        pubsub = calls.get("subscribe", 0) > 0 and calls.get("publish", 0) > 0
+        core = calls.get("zadd", 0) > 0 and calls.get("bzpopmin", 0) > 0
         check(
-            layer > 0 and (channels > 0 or keys > 0 or calls.get("publish", 0) > 0),
-            f"{shard} carries no channel-layer traffic: {calls}, {channels} channels, {keys} keys",
+            pubsub or core,
+            f"{shard} carries no channel-layer traffic: {calls}, {channels} channels subscribed",
         )
         figures.append(
             f"{shard}: {calls.get('subscribe', 0)} SUBSCRIBE, {calls.get('publish', 0)} PUBLISH,"
             f" {channels} channels subscribed now"
         )
-    broker = command_calls(stack, "redis")
-    check(
-        broker.get("subscribe", 0) == 0 and broker.get("publish", 0) == 0,
-        f"the broker's Redis carries channel-layer traffic too: {broker}",
-    )
     step("channel layer on both shards: " + "; ".join(figures))
     return "ok"
 
@@ -293,7 +289,7 @@ def prometheus_query(stack: Stack, query: str) -> list[dict]:
 
 def metrics(stack: Stack, web_count: int) -> str:
     """Prometheus found every web container by DNS and scrapes its /metrics: up == 1 for each,
-    and the site's own series are there (casino_open_sockets, when the site exports it)."""
+    and each one's casino_open_sockets counts the table socket it serves."""
     addresses = {stack.address(web) for web in stack.containers("web")}
     check(len(addresses) == web_count, f"{len(addresses)} web containers, not {web_count}")
     deadline = time.monotonic() + 45
@@ -311,15 +307,29 @@ def metrics(stack: Stack, web_count: int) -> str:
             f"Prometheus scrapes {sorted(healthy)} of {sorted(addresses)} after 45 s: {up}",
         )
         time.sleep(1)
-    sockets = prometheus_query(stack, 'sum by (instance) (casino_open_sockets{job="casino-web"})')
+    # Each web container serves one of the two table sockets: its figure says so once Prometheus
+    # has scraped it since (every 5 s).
+    deadline = time.monotonic() + 20
+    while True:
+        sockets = {
+            series["metric"]["instance"].rsplit(":", 1)[0]: float(series["value"][1])
+            for series in prometheus_query(
+                stack, 'sum by (instance) (casino_open_sockets{job="casino-web"})'
+            )
+        }
+        if all(sockets.get(address, 0) >= 1 for address in addresses):
+            break
+        check(
+            time.monotonic() < deadline,
+            f"casino_open_sockets per web container after 20 s: {sockets}, expected 1 or more"
+            f" on each of {sorted(addresses)}",
+        )
+        time.sleep(1)
     scraped = prometheus_query(stack, 'count by (instance) ({job="casino-web"})')
     series = sum(int(float(s["value"][1])) for s in scraped)
-    figures = (
-        ", ".join(f"{s['metric']['instance']}: {float(s['value'][1]):g}" for s in sockets)
-        or "no casino_open_sockets series"
-    )
+    figures = ", ".join(f"{address}: {count:g}" for address, count in sorted(sockets.items()))
     step(
         f"Prometheus: up == 1 for all {len(addresses)} web containers (DNS discovery of `web`),"
-        f" {series} series scraped; open sockets {figures}"
+        f" {series} series scraped; casino_open_sockets {figures}"
     )
     return "ok"
