@@ -44,6 +44,10 @@ default_pool_size = ${PGBOUNCER_POOL_SIZE:-20}
 max_client_conn = ${PGBOUNCER_MAX_CLIENTS:-1000}
 ; Accept "-c lock_timeout=..." in a client's options (any other -c setting is refused).
 track_extra_parameters = IntervalStyle, lock_timeout
+; psycopg prepares the table action's statements at the protocol level; PgBouncer tracks them
+; and prepares them again on whichever server connection a client borrows (the site runs with
+; CASINO_PREPARED_STATEMENTS=true behind this pooler).
+max_prepared_statements = 200
 ignore_startup_parameters = extra_float_digits
 ; The admin console (SHOW POOLS, SHOW STATS) for the same role, from inside the network.
 admin_users = casino

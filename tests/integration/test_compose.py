@@ -175,6 +175,7 @@ def test_the_app_goes_through_pgbouncer_reads_the_replica_and_shards_the_channel
         environment = services[name]["environment"]
         assert "@pgbouncer:6432/casino" in environment["DATABASE_URL"]
         assert environment["DATABASE_POOL_MODE"] == "transaction"
+        assert environment["CASINO_PREPARED_STATEMENTS"] == "true"
         assert "@postgres-replica:5432/casino" in environment["DATABASE_REPLICA_URL"]
         assert "@redis:6379/" in environment["REDIS_URL"]
         shards = environment["CHANNEL_LAYER_URLS"].split(",")
@@ -198,6 +199,9 @@ def test_pgbouncer_pools_transactions_for_the_primary(compose):
     assert "pool_mode = transaction" in start
     assert "listen_port = 6432" in start
     assert "auth_type = scram-sha-256" in start
+    # Prepared statements survive the pooling, and the site's lock_timeout reaches the server.
+    assert "max_prepared_statements = 200" in start
+    assert "connect_query='SET lock_timeout = " in start
     assert "${POSTGRES_PASSWORD" in pgbouncer["environment"]["POSTGRES_PASSWORD"]
 
 
