@@ -136,10 +136,16 @@ def pgbouncer(stack: Stack) -> str:
     direct = {apps[address]: count for address, count in connections.items() if address in apps}
     check(from_bouncer > 0, f"no connection to the primary from PgBouncer: {connections}")
     check(not direct, f"app containers connected to the primary past PgBouncer: {direct}")
+    # Prepared statements kept across the pooling (max_prepared_statements): the clients'
+    # Parse messages, the ones PgBouncer sent on to a server, and the Binds that reused them.
+    prepared = ", ".join(
+        f"{stats['casino'].get(f'total_{name}_count', '?')} {name}"
+        for name in ("client_parse", "server_parse", "bind")
+    )
     step(
         f"PgBouncer: {transactions:,} transactions and {queries:,} queries for casino in transaction"
-        f" mode; the primary's {from_bouncer} client connection(s) all from PgBouncer, none from"
-        f" the {len(apps)} app containers"
+        f" mode (prepared statements: {prepared}); the primary's {from_bouncer} client"
+        f" connection(s) all from PgBouncer, none from the {len(apps)} app containers"
     )
     return "ok"
 
