@@ -48,7 +48,8 @@ track_extra_parameters = IntervalStyle, lock_timeout
 ; and prepares them again on whichever server connection a client borrows (the site runs with
 ; CASINO_PREPARED_STATEMENTS=true behind this pooler).
 max_prepared_statements = 200
-ignore_startup_parameters = extra_float_digits
+; No ignore_startup_parameters: psycopg sends nothing to ignore, and a non-empty list without
+; `options` lets an unauthenticated client spin PgBouncer 1.20 to 1.26.0 forever (CVE-2026-107349).
 ; The admin console (SHOW POOLS, SHOW STATS) for the same role, from inside the network.
 admin_users = casino
 stats_users = casino

@@ -43,7 +43,7 @@ IMAGES = {
     "redis-layer-1": ("REDIS_IMAGE", "redis:8-alpine"),
     "redis-layer-2": ("REDIS_IMAGE", "redis:8-alpine"),
     "nginx": ("NGINX_IMAGE", "nginx:1.28-alpine"),
-    "pgbouncer": ("PGBOUNCER_IMAGE", "edoburu/pgbouncer:v1.24.1-p1"),
+    "pgbouncer": ("PGBOUNCER_IMAGE", "edoburu/pgbouncer:v1.25.2-p0"),
     "prometheus": ("PROMETHEUS_IMAGE", "prom/prometheus:v3.5.0"),
 }
 # bin/standins' name for the stand-in of each image variable.
