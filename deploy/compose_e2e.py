@@ -290,7 +290,7 @@ class Scenario:
         restarted = time.monotonic()
         self.stack.compose("start", "beat")
         table = await self.wait_table(
-            lambda t: t["hand"] is not None, 45, "the next hand after beat's restart"
+            lambda t: t["hand"] is not None, 60, "the next hand after beat's restart"
         )
         second_hand = table["hand_number"]
         check(second_hand == first_hand + 1, f"hand {second_hand} after hand {first_hand}")
