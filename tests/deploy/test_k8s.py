@@ -379,6 +379,8 @@ def test_the_pgbouncer_component_carries_what_the_site_sends(renders: dict[str, 
     }
     assert pooler["pool_mode"] == "transaction"
     assert "lock_timeout" in pooler["track_extra_parameters"]
+    # Tracked is not set: each server connection sets the site's lock_timeout itself.
+    assert "connect_query='SET lock_timeout = 3000'" in ini.split("[pgbouncer]")[0]
     # Unset, or the list must hold `options`: a list without it lets an unauthenticated client
     # spin PgBouncer 1.20-1.26.0 forever (CVE-2026-107349); the version is at least 1.26.1.
     ignored = pooler.get("ignore_startup_parameters")
