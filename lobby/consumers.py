@@ -1,7 +1,7 @@
 """The lobby websocket: the open rooms and Sit & Gos, then a `room` or `sit_and_go` frame whenever
 one changes."""
 
-from channels.db import database_sync_to_async
+from typing import Any
 
 from holdem.realtime.broadcast import LOBBY_GROUP
 from holdem.realtime.sockets import SnapshotConsumer
@@ -15,7 +15,5 @@ class LobbyConsumer(SnapshotConsumer):
     def snapshot_groups(self) -> list[str]:
         return [LOBBY_GROUP]
 
-    async def send_snapshot(self) -> None:
-        rooms = await database_sync_to_async(rooms_for_lobby)()
-        sit_and_gos = await database_sync_to_async(sit_and_gos_for_lobby)()
-        await self.send_json({"type": "lobby", "rooms": rooms, "sit_and_gos": sit_and_gos})
+    def snapshot_now(self) -> dict[str, Any]:
+        return {"type": "lobby", "rooms": rooms_for_lobby(), "sit_and_gos": sit_and_gos_for_lobby()}
