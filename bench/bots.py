@@ -462,6 +462,7 @@ async def storm_socket(
         except (InvalidHandshake, OSError, TimeoutError) as failed:
             figures.errors[f"connect_{type(failed).__name__}"] += 1
             return
+    figures.errors["never_in"] += 1  # still waiting to try again when the window closed
 
 
 # --- the command line ---------------------------------------------------------------------------
