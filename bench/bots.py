@@ -406,6 +406,65 @@ class Bot:
         await self.send(frame)
 
 
+# --- a reconnect storm: sockets that arrive all at once (bench/load.py --storm) -------------------
+
+
+@dataclass
+class StormFigures:
+    """What the storm's sockets met: when each was in (its first frame), how often it was refused
+    as busy first, and what went wrong."""
+
+    arrived: int = 0  # sockets that started trying
+    waits: list = field(default_factory=list)  # seconds from its first try to its first frame
+    in_at: list = field(default_factory=list)  # time.monotonic() of each first frame
+    refused: int = 0  # handshakes refused as busy, tried again
+    errors: Counter = field(default_factory=Counter)
+
+
+async def storm_socket(
+    url: str, origin: str, session_id: str, end_at: float, figures: StormFigures
+) -> None:
+    """One socket of the storm, as a reloaded page's: tries until it is in (refused as busy: again,
+    with the site's client's backoff), then reads whatever comes until `end_at`."""
+    figures.arrived += 1
+    started = time.monotonic()
+    delay = REFUSED_FIRST_DELAY
+    while time.monotonic() < end_at:
+        try:
+            async with dial(
+                url, origin=origin, cookie=f"sessionid={session_id}", proxy=None, open_timeout=30
+            ) as ws:
+                try:
+                    await asyncio.wait_for(ws.recv(), timeout=max(0.1, end_at - time.monotonic()))
+                except TimeoutError:
+                    figures.errors["never_in"] += 1  # open, but no first frame before the end
+                    return
+                now = time.monotonic()
+                figures.waits.append(now - started)
+                figures.in_at.append(now)
+                while (remaining := end_at - time.monotonic()) > 0:
+                    try:
+                        await asyncio.wait_for(ws.recv(), timeout=remaining)
+                    except TimeoutError:
+                        break
+            return
+        except InvalidStatus:
+            if time.monotonic() + delay >= end_at:
+                figures.errors["never_in"] += 1
+                return
+            figures.refused += 1
+            await asyncio.sleep(delay * (0.75 + 0.5 * random.random()))
+            delay = min(REFUSED_MAX_DELAY, delay * 2)
+        except ConnectionClosed as closed:
+            if time.monotonic() < end_at:
+                figures.errors[f"closed_{closed.rcvd.code if closed.rcvd else 'abnormal'}"] += 1
+            return
+        except (InvalidHandshake, OSError, TimeoutError) as failed:
+            figures.errors[f"connect_{type(failed).__name__}"] += 1
+            return
+    figures.errors["never_in"] += 1  # still waiting to try again when the window closed
+
+
 # --- the command line ---------------------------------------------------------------------------
 
 

@@ -24,6 +24,18 @@ reported apart and not counted. The last line is the summary:
     load: tables=T bots=B seconds=S hands_per_s=H p50_ms=.. p95_ms=.. p99_ms=.. errors=E
         lost_events=L chips_ok=yes|no cpu_ms_per_action=.. floor_ms_per_action=.. think=LO-HI
         routing=spread|sticky                                                     (one line)
+
+A reconnect storm (--storm N --storm-rate R): after --seconds of play, N more sockets arrive at R
+a second while the tables go on playing, as when a server restarts and its sockets reconnect to
+the others (--storm-kinds: `seat`, a seated bot's second table socket; `me`, a seated bot's
+ws/me/; `watch`, a new user watching a table; `lobby`, a new user's lobby socket; taken in turn).
+They run in a process of their own, retry a refused handshake as the site's client does, and
+read what comes until the end. The storm's window lasts --storm-seconds (default N/R + 30). The
+report adds how long until every storm socket was in (from the first arrival), how many were
+refused as busy and tried again or never got in, and the play of the bots already in before and
+during the storm: actions a second, act-to-delivery p50/p99 and server CPU per action. The
+summary line gains storm=N storm_rate=R storm_in=.. storm_all_in_s=.. storm_refused=..
+storm_never_in=.. and the before/during figures.
 """
 
 import argparse
@@ -42,8 +54,23 @@ sys.path[:0] = [str(ROOT)]
 
 from bench import floor as floor_bench  # noqa: E402
 from bench import floor_bots  # noqa: E402
-from bench.bots import Bot, Figures, TableWatch, parse_think, percentile  # noqa: E402
-from bench.procstat import bot_results, measure_window, postgres_pids, redis_pids, tree  # noqa: E402
+from bench.bots import (  # noqa: E402
+    Bot,
+    Figures,
+    StormFigures,
+    TableWatch,
+    parse_think,
+    percentile,
+    storm_socket,
+)
+from bench.procstat import (  # noqa: E402
+    CpuWindow,
+    bot_results,
+    measure_window,
+    postgres_pids,
+    redis_pids,
+    tree,
+)
 
 SEATS = 6
 BANKROLL = 1_000_000  # per bot: enough to buy in again after every bust for the whole run
@@ -137,6 +164,51 @@ def prepare(tables: int, run_id: str, seed: int) -> list[dict]:
                 }
             )
     return plan
+
+
+def signed_in(username: str) -> str:
+    """A new account with a signed-in session (no wallet: it only watches); its session key."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from casino.accounts.models import User
+
+    user = User(username=username)
+    user.set_unusable_password()
+    user.save()
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
+def storm_plan(plan: list[dict], args, run_id: str) -> list[dict]:
+    """The storm's sockets, kinds in turn: a seated bot's second table socket or its ws/me/ (its
+    own session), a new user's table socket (watching) or lobby socket."""
+    kinds = [kind.strip() for kind in args.storm_kinds.split(",") if kind.strip()]
+    tables = list(dict.fromkeys(entry["table_id"] for entry in plan))
+    urls = [f"http://127.0.0.1:{port}" for port in args.ports]
+    sockets = []
+    for i in range(args.storm):
+        kind = kinds[i % len(kinds)]
+        bot = plan[(i // len(kinds)) % len(plan)]
+        if kind == "seat":
+            path, session = f"/ws/table/{bot['table_id']}/", bot["session"]
+        elif kind == "me":
+            path, session = "/ws/me/", bot["session"]
+        elif kind == "watch":
+            path = f"/ws/table/{tables[i % len(tables)]}/"
+            session = signed_in(f"load{run_id}w{i}")
+        elif kind == "lobby":
+            path, session = "/ws/lobby/", signed_in(f"load{run_id}l{i}")
+        else:
+            raise SystemExit(f"--storm-kinds: unknown kind {kind!r} (seat, me, watch, lobby)")
+        url = urls[i % len(urls)]
+        ws_url = "ws://" + url.split("://", 1)[1] + path
+        sockets.append({"kind": kind, "url": ws_url, "origin": url, "session": session})
+    return sockets
 
 
 def audit() -> tuple[bool, str]:
@@ -248,6 +320,14 @@ async def bots(plan: dict) -> dict:
     await floor_bots.wait_until(plan["measure_at"])
     figures.measuring = True
     actions_before = figures.actions_sent
+    split = None  # where the storm began in this process's figures
+    if plan.get("storm_at") is not None:
+        await floor_bots.wait_until(plan["storm_at"])
+        split = {
+            "actions": figures.actions_sent - actions_before,
+            "latencies": len(figures.latencies),
+            "answers": len(figures.answer_latencies),
+        }
     await floor_bots.wait_until(plan["end_at"])
     figures.measuring = False
     actions = figures.actions_sent - actions_before
@@ -267,7 +347,38 @@ async def bots(plan: dict) -> dict:
         "actions": actions,
         "connected": connected,
         "lag": lag,
+        "split": split,
     }
+
+
+async def storm(plan: dict) -> dict:
+    """The storm's process: its sockets arrive at plan["rate"] a second from storm_at."""
+    figures = StormFigures()
+    await floor_bots.wait_until(plan["storm_at"])
+    tasks = []
+    for socket in plan["sockets"]:
+        tasks.append(
+            asyncio.create_task(
+                storm_socket(
+                    socket["url"], socket["origin"], socket["session"], plan["end_at"], figures
+                )
+            )
+        )
+        await asyncio.sleep(1 / plan["rate"])
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {
+        "arrived": figures.arrived,
+        "waits": figures.waits,
+        "last_in": max(figures.in_at, default=None),
+        "refused": figures.refused,
+        "errors": dict(figures.errors),
+    }
+
+
+def storm_worker() -> int:
+    plan = json.loads(sys.stdin.readline())
+    sys.stdout.write(json.dumps(asyncio.run(storm(plan))) + "\n")
+    return 0
 
 
 def bots_worker() -> int:
@@ -276,8 +387,37 @@ def bots_worker() -> int:
     return 0
 
 
-def play(plan, args) -> dict:
-    """Spread the tables over bot processes, play, and measure every process over the window."""
+def measure_phases(classify, measure_at: float, storm_at: float, end_at: float):
+    """The whole window, and its two parts: before the storm and during it."""
+    time.sleep(max(0.0, measure_at - time.monotonic()))
+    whole = CpuWindow(classify).start()
+    before = CpuWindow(classify).start()
+    time.sleep(max(0.0, storm_at - time.monotonic()))
+    before_window = before.stop()
+    during = CpuWindow(classify).start()
+    time.sleep(max(0.0, end_at - time.monotonic()))
+    during_window = during.stop()
+    return whole.stop(), before_window, during_window
+
+
+def spawn(args, flag: str, plan: dict, log_name: str) -> subprocess.Popen:
+    log = open(args.run_dir / "bots" / log_name, "w")  # noqa: SIM115
+    worker = subprocess.Popen(
+        [sys.executable, str(Path(__file__).resolve()), flag],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=log,
+        text=True,
+    )
+    worker.stdin.write(json.dumps(plan) + "\n")
+    worker.stdin.close()
+    return worker
+
+
+def play(plan, args, storm_sockets=()) -> dict:
+    """Spread the tables over bot processes, play, and measure every process over the window
+    (and, with a storm, over its two parts)."""
     urls = [f"http://127.0.0.1:{port}" for port in args.ports]
     tables = list(dict.fromkeys(entry["table_id"] for entry in plan))
     procs = args.bot_procs or max(1, min(8, math.ceil(len(plan) / 300)))
@@ -289,21 +429,20 @@ def play(plan, args) -> dict:
     now = time.monotonic()
     ramp_at = now + 2 + 0.2 * procs  # the bot processes' imports
     measure_at = ramp_at + len(plan) / args.connect_rate + args.warmup
+    storm_at = None
     end_at = measure_at + args.seconds
+    if storm_sockets:
+        storm_at = end_at
+        end_at = storm_at + (args.storm_seconds or len(storm_sockets) / args.storm_rate + 30)
     workers = []
+    stormer = None
+    phases = None
     try:
         for i, share in enumerate(shares):
-            log = open(args.run_dir / "bots" / f"{i}.log", "w")  # noqa: SIM115
-            worker = subprocess.Popen(
-                [sys.executable, str(Path(__file__).resolve()), "--bots-worker"],
-                cwd=ROOT,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=log,
-                text=True,
-            )
-            worker.stdin.write(
-                json.dumps(
+            workers.append(
+                spawn(
+                    args,
+                    "--bots-worker",
                     {
                         "entries": share,
                         "think": parse_think(args.think),
@@ -311,23 +450,44 @@ def play(plan, args) -> dict:
                         "connect_rate": args.connect_rate / procs,
                         "ramp_at": ramp_at,
                         "measure_at": measure_at,
+                        "storm_at": storm_at,
                         "end_at": end_at,
-                    }
+                    },
+                    f"{i}.log",
                 )
-                + "\n"
             )
-            worker.stdin.close()
-            workers.append(worker)
-        classify = classifier(args.run_dir, args.database, [w.pid for w in workers])
-        measured = measure_window(classify, measure_at, end_at)
+        if storm_sockets:
+            stormer = spawn(
+                args,
+                "--storm-worker",
+                {
+                    "sockets": list(storm_sockets),
+                    "rate": args.storm_rate,
+                    "storm_at": storm_at,
+                    "end_at": end_at,
+                },
+                "storm.log",
+            )
+        others = [w.pid for w in workers] + ([stormer.pid] if stormer else [])
+        classify = classifier(args.run_dir, args.database, others)
+        if storm_at is not None:
+            measured, *phases = measure_phases(classify, measure_at, storm_at, end_at)
+        else:
+            measured = measure_window(classify, measure_at, end_at)
         results = bot_results(workers, lambda i: args.run_dir / "bots" / f"{i}.log", "load")
+        storm_result = None
+        if stormer is not None:
+            storm_result = bot_results(
+                [stormer], lambda i: args.run_dir / "bots" / "storm.log", "storm"
+            )[0]
     finally:
-        for worker in workers:
+        for worker in [*workers, *([stormer] if stormer else [])]:
             if worker.poll() is None:
                 worker.kill()
                 worker.wait()
     figures = Figures(measuring=False)
     lags = []
+    split = {"before": Figures(measuring=False), "during": Figures(measuring=False)}
     for result in results:
         figures.errors.update(result["errors"])
         for key in (
@@ -345,6 +505,14 @@ def play(plan, args) -> dict:
         for kind, values in result["latencies_by_kind"].items():
             figures.latencies_by_kind.setdefault(kind, []).extend(values)
         lags.append(result["lag"])
+        if result.get("split"):
+            at = result["split"]
+            split["before"].actions_sent += at["actions"]
+            split["during"].actions_sent += result["actions"] - at["actions"]
+            split["before"].latencies += result["latencies"][: at["latencies"]]
+            split["during"].latencies += result["latencies"][at["latencies"] :]
+            split["before"].answer_latencies += result["answer_latencies"][: at["answers"]]
+            split["during"].answer_latencies += result["answer_latencies"][at["answers"] :]
     return {
         "window": measured,
         "figures": figures,
@@ -352,6 +520,10 @@ def play(plan, args) -> dict:
         "actions": figures.actions_sent,
         "connected_at_end": sum(r["connected"] for r in results),
         "bot_procs": procs,
+        "storm": storm_result,
+        "storm_at": storm_at,
+        "phases": phases,
+        "split": split,
     }
 
 
@@ -409,10 +581,32 @@ def main(argv=None) -> int:
         action="store_true",
         help="also the floor with a committed transaction per action (bench/floor.py --transaction)",
     )
+    storm_options = parser.add_argument_group("a reconnect storm, after --seconds of play")
+    storm_options.add_argument(
+        "--storm", type=int, default=0, metavar="N", help="sockets that arrive at once"
+    )
+    storm_options.add_argument(
+        "--storm-rate", type=float, default=30, metavar="R", help="storm sockets a second"
+    )
+    storm_options.add_argument(
+        "--storm-seconds",
+        type=float,
+        default=None,
+        help="how long the storm's window lasts (default N/R + 30)",
+    )
+    storm_options.add_argument(
+        "--storm-kinds",
+        default="seat,me,watch",
+        help="the storm's sockets, in turn: seat (a seated bot's second table socket), me (its "
+        "ws/me/), watch (a new user's table socket), lobby (a new user's lobby socket)",
+    )
     parser.add_argument("--bots-worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--storm-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.bots_worker:
         return bots_worker()
+    if args.storm_worker:
+        return storm_worker()
     args.run_dir = args.run_dir.resolve()
     (args.run_dir / "bots").mkdir(parents=True, exist_ok=True)
 
@@ -426,10 +620,12 @@ def main(argv=None) -> int:
         run_id = str(int(time.time()))[-6:]
         made = time.monotonic()
         plan = prepare(args.tables, run_id, args.seed)
+        storm_sockets = storm_plan(plan, args, run_id) if args.storm else []
         print(
-            f"load: {args.tables} tables, {len(plan)} bots with sessions in {time.monotonic() - made:.1f}s"
+            f"load: {args.tables} tables, {len(plan)} bots and {len(storm_sockets)} storm sockets "
+            f"with sessions in {time.monotonic() - made:.1f}s"
         )
-        run = play(plan, args)
+        run = play(plan, args, storm_sockets)
     finally:
         if not args.keep:
             cluster("stop", env)
@@ -527,6 +723,7 @@ def report(args, plan, run, chips_ok, summary, log_errors, floor, transaction_fl
             f"(Daphne, PostgreSQL, Redis) = {least / floor_ms:.1f}x the floor; the site "
             f"{cpu_ms:.2f} ms = {cpu_ms / least:.1f}x that"
         )
+    storm_text = storm_report(args, run) if run.get("storm") is not None else ""
     errors = figures.error_count + log_errors
     lost = figures.lost_events + figures.reordered + figures.duplicates
     lat = figures.latencies
@@ -537,8 +734,55 @@ def report(args, plan, run, chips_ok, summary, log_errors, floor, transaction_fl
         f"p95_ms={percentile(lat, 0.95) * 1000:.0f} p99_ms={percentile(lat, 0.99) * 1000:.0f} "
         f"errors={errors} lost_events={lost} chips_ok={'yes' if chips_ok else 'no'} "
         f"cpu_ms_per_action={cpu_ms:.2f} floor_ms_per_action={floor_text} think={args.think}"
-        f" routing={'sticky' if args.sticky else 'spread'}"
+        f" routing={'sticky' if args.sticky else 'spread'}{storm_text}"
     )
+
+
+def server_cpu(window) -> float:
+    """The server's CPU seconds over a window (bots, the storm and this process left out)."""
+    return sum(usage.cpu for name, usage in window.groups.items() if kind_of(name) is not None)
+
+
+def storm_report(args, run) -> str:
+    """Prints the storm's lines; returns the summary line's storm fields."""
+    storm = run["storm"]
+    sockets = args.storm
+    waits = storm["waits"]
+    came_in = len(waits)
+    never_in = sockets - came_in
+    all_in = storm["last_in"] - run["storm_at"] if storm["last_in"] and never_in == 0 else None
+    all_in_text = f"{all_in:.1f}" if all_in is not None else "never"
+    print(
+        f"load: storm: {sockets} sockets ({args.storm_kinds}) arriving at {args.storm_rate:g}/s "
+        f"(the last one {sockets / args.storm_rate:.1f}s after the first): {came_in} in, "
+        f"{never_in} never in; every one in {all_in_text}"
+        f"{' s after the first arrived' if all_in is not None else ''}; handshakes refused as "
+        f"busy and tried again {storm['refused']}; errors {storm['errors'] or 'none'}; a socket's "
+        f"wait from its first try to its first frame p50 {percentile(waits, 0.5) * 1000:.0f} ms, "
+        f"p99 {percentile(waits, 0.99) * 1000:.0f} ms, max {max(waits, default=float('nan')) * 1000:.0f} ms"
+    )
+    fields = (
+        f" storm={sockets} storm_rate={args.storm_rate:g} storm_in={came_in}"
+        f" storm_all_in_s={all_in_text} storm_refused={storm['refused']} storm_never_in={never_in}"
+    )
+    for name, window in zip(("before", "during"), run["phases"]):
+        part = run["split"][name]
+        actions = part.actions_sent
+        lat = part.latencies
+        cpu = floor_bench.per_action_ms(server_cpu(window), actions)
+        print(
+            f"load: play {name} the storm ({window.elapsed:.0f} s): {actions / window.elapsed:.1f} "
+            f"actions/s, act to delivery p50 {percentile(lat, 0.5) * 1000:.0f} ms, p99 "
+            f"{percentile(lat, 0.99) * 1000:.0f} ms; act to its ok p99 "
+            f"{percentile(part.answer_latencies, 0.99) * 1000:.0f} ms; server CPU {cpu:.2f} ms "
+            f"per action; machine busy {window.machine_percent:.0f}% of one core"
+        )
+        fields += (
+            f" acts_per_s_{name}={actions / window.elapsed:.1f}"
+            f" p50_ms_{name}={percentile(lat, 0.5) * 1000:.0f}"
+            f" p99_ms_{name}={percentile(lat, 0.99) * 1000:.0f} cpu_ms_{name}={cpu:.2f}"
+        )
+    return fields
 
 
 def cpu_table(window, actions: int) -> float:

@@ -4,7 +4,7 @@ It carries what concerns the user wherever they are, as typed frames (docs/proto
 `wallet`, the balance with its version, first as a snapshot and then after every change.
 """
 
-from channels.db import database_sync_to_async
+from typing import Any
 
 from casino.accounts.selectors import wallet_now
 from holdem.realtime.broadcast import user_socket_group
@@ -15,7 +15,6 @@ class UserConsumer(SnapshotConsumer):
     def snapshot_groups(self) -> list[str]:
         return [user_socket_group(self.user.pk)]
 
-    async def send_snapshot(self) -> None:
+    def snapshot_now(self) -> dict[str, Any]:
         """The wallet, whose version (its last ledger entry) lets a page drop an older frame."""
-        wallet = await database_sync_to_async(wallet_now)(user=self.user)
-        await self.send_json({"type": "wallet", **wallet})
+        return {"type": "wallet", **wallet_now(user=self.user)}

@@ -3,6 +3,7 @@
 (lobby/relay.py). A `lobby_view` frame changes the filter or the page."""
 
 import json
+from typing import Any
 
 from casino.errors import DomainError
 from holdem.realtime.sockets import SnapshotConsumer
@@ -17,6 +18,14 @@ class LobbyConsumer(SnapshotConsumer):
     def snapshot_groups(self) -> list[str]:
         # Not the lobby group: the process's relay is in it once, for all its lobby sockets.
         return []
+
+    def snapshot_now(self) -> dict[str, Any]:
+        """Nothing to read in the connect's trip to the database thread: the relay reads the
+        page on a thread of its own (lobby/relay.py), and sends it with `send_first`."""
+        return {}
+
+    async def send_first(self, snapshot: dict[str, Any]) -> None:
+        await self.send_snapshot()
 
     async def send_snapshot(self) -> None:
         await lobby_relay().watch(self, self.view)

@@ -8,6 +8,7 @@ import json
 import logging
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from channels.db import database_sync_to_async
 from django.db import DatabaseError
@@ -21,8 +22,15 @@ from holdem.realtime.broadcast import player_group, table_group
 from holdem.realtime.close_codes import CloseCode
 from holdem.realtime.heartbeat import heartbeat
 from holdem.realtime.sockets import TrackedConsumer
-from holdem.selectors.snapshot import previous_hand_at, table_is_open, table_snapshot
+from holdem.selectors.snapshot import (
+    previous_hand_at,
+    table_is_open,
+    table_known_open,
+    table_snapshot,
+    table_view_for,
+)
 from holdem.services.chat import chat_mute, chat_say
+from holdem.services.presence import OpenedAt
 
 log = logging.getLogger(__name__)
 
@@ -182,17 +190,26 @@ class TableConsumer(TrackedConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close()  # refused before accept: spectating needs signing in
             return
-        if not await handshake_read(table_is_open)(self.table_id):
+        if not table_known_open(self.table_id) and not await handshake_read(table_is_open)(
+            self.table_id
+        ):
             await self.close()
             return
         self.frames_window = (time.monotonic(), 0)
-        await self.open_tracked(
-            [table_group(self.table_id), player_group(self.table_id, self.user.pk)]
+        snapshot = await self.open_tracked(
+            [table_group(self.table_id), player_group(self.table_id, self.user.pk)],
+            self.first_snapshot,
         )
-        if await self.frozen_revoked():
+        if snapshot is None:
             return
-        await self.send_snapshot()
+        await self.send_table_snapshot(snapshot)
         self.start_beating()
+
+    def first_snapshot(self, opened: OpenedAt | None) -> dict[str, Any]:
+        """The snapshot, read under the table lock the socket's count took, from the row and
+        seats it read (on the database thread, in the same trip)."""
+        assert opened is not None  # a table socket is counted at its table
+        return table_view_for(opened.table, self.user, opened.seats)
 
     async def receive(self, text_data=None, bytes_data=None):
         if await self.frame_refused(text_data, bytes_data):
@@ -322,7 +339,11 @@ class TableConsumer(TrackedConsumer):
         await self.send_json({"type": "ok", "for": kind})
 
     async def send_snapshot(self) -> None:
-        snapshot = await database_sync_to_async(table_snapshot)(self.table_id, self.user)
+        await self.send_table_snapshot(
+            await database_sync_to_async(table_snapshot)(self.table_id, self.user)
+        )
+
+    async def send_table_snapshot(self, snapshot: dict[str, Any]) -> None:
         self.last_seq = max(self.last_seq, snapshot["seq"])
         self.seq_known = True
         await self.send_json(snapshot)

@@ -7,6 +7,8 @@ Close codes: holdem/realtime/close_codes.py (docs/protocol.md).
 import asyncio
 import contextlib
 import json
+from collections.abc import Callable
+from typing import Any
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
@@ -21,7 +23,12 @@ from holdem.realtime.broadcast import user_group
 from holdem.realtime.close_codes import CloseCode
 from holdem.realtime.delta import encode
 from holdem.realtime.heartbeat import PROCESS_KEY, heartbeat
-from holdem.services.presence import OpenSocket, connection_close, connection_open
+from holdem.services.presence import (
+    OpenedAt,
+    OpenSocket,
+    connection_close,
+    connection_open_reading,
+)
 
 # A server whose database thread is this far behind takes no new sockets (BusyGate).
 BUSY_SECONDS = 1.0
@@ -64,8 +71,16 @@ class TrackedConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"no handler for message type {message['type']}")
         await handler(message)
 
-    async def open_tracked(self, groups: list[str]) -> None:
-        """Join `groups` and the user's own, accept, and count this socket."""
+    async def open_tracked[Read](
+        self, groups: list[str], read: Callable[[OpenedAt | None], Read]
+    ) -> Read | None:
+        """Join `groups` and the user's own, accept, and count this socket; `read` (its first
+        snapshot) runs in the same trip to the database thread as the count, and what it
+        returns is returned. None: the socket was refused (a frozen account), nothing counted.
+
+        One trip, not one for the count and one or two for the snapshot: in a reconnect storm
+        every trip of every arriving socket queues behind the table actions on that one thread
+        (docs/performance.md, "Reconnect storm")."""
         self.groups_joined = [*groups, user_group(self.user.pk)]
         self.tracked = False
         self.revoked = False
@@ -77,11 +92,14 @@ class TrackedConsumer(AsyncWebsocketConsumer):
         self.session_key = session.session_key if session is not None else None
         await self.rejoin_groups()
         await self.accept()
-        evicted = await database_sync_to_async(connection_open)(
+        if await self.frozen_revoked():
+            return None  # refused before it is counted: nothing to count, nobody to evict
+        evicted, seen = await database_sync_to_async(connection_open_reading)(
             process_key=PROCESS_KEY,
             channel_name=self.channel_name,
             user=self.user,
             table_id=self.table_id,
+            read=read,
         )
         # (Not passed in: on a busy server the database thread runs the open seconds later,
         # and the process's beat in it must carry that time, not this one.)
@@ -91,6 +109,7 @@ class TrackedConsumer(AsyncWebsocketConsumer):
         heartbeat().count(self)  # counted again after a stall (holdem/realtime/heartbeat.py)
         for channel in evicted:
             await self.channel_layer.send(channel, {"type": "connection.evict"})
+        return seen
 
     def start_beating(self) -> None:
         """Join the process heartbeat; after the first frame (a snapshot), so that frame comes first."""
@@ -237,8 +256,12 @@ class SnapshotConsumer(TrackedConsumer):
     def snapshot_groups(self) -> list[str]:
         raise NotImplementedError
 
-    async def send_snapshot(self) -> None:
+    def snapshot_now(self) -> dict[str, Any]:
+        """The snapshot frame, read on the database thread."""
         raise NotImplementedError
+
+    async def send_snapshot(self) -> None:
+        await self.send_json(await database_sync_to_async(self.snapshot_now)())
 
     async def connect(self):
         self.user = self.scope.get("user")
@@ -246,11 +269,17 @@ class SnapshotConsumer(TrackedConsumer):
             await self.close()
             return
         # Subscribed before the snapshot: a change committed in between comes as a frame.
-        await self.open_tracked(self.snapshot_groups())
-        if await self.frozen_revoked():
+        snapshot = await self.open_tracked(
+            self.snapshot_groups(), lambda table: self.snapshot_now()
+        )
+        if snapshot is None:
             return
-        await self.send_snapshot()
+        await self.send_first(snapshot)
         self.start_beating()
+
+    async def send_first(self, snapshot: dict[str, Any]) -> None:
+        """The first frame: the snapshot read with the count."""
+        await self.send_json(snapshot)
 
     async def receive(self, text_data=None, bytes_data=None):
         if await self.frame_refused(text_data, bytes_data):

@@ -6,6 +6,7 @@ watches or has just lost their seat (`unseated_part`). `viewer_part` finds which
 gets. Hole cards come only from the engine's own view for that seat (style.md 5).
 """
 
+from collections.abc import Iterable
 from typing import Any
 
 from casino.accounts.models import CardBack, User
@@ -17,10 +18,16 @@ from holdem.selectors.game_state import current_state, muck_choice
 from holdem.selectors.hand_history import final_state
 
 
-def viewer_part(table: Table, user: User) -> dict[str, Any]:
+def viewer_part(
+    table: Table, user: User, seat_rows: Iterable[Seat] | None = None
+) -> dict[str, Any]:
     """The private part of whoever asks (a snapshot): the seated player's if `user` sits at this
-    table, else the watcher's, with where they sit if they sit elsewhere. The wallet is read."""
-    seat = Seat.objects.filter(table=table, user=user).first()
+    table, else the watcher's, with where they sit if they sit elsewhere. The wallet is read.
+    `seat_rows`, the table's seats if the caller has read them, spares reading them again."""
+    if seat_rows is None:
+        seat = Seat.objects.filter(table=table, user=user).first()
+    else:
+        seat = next((s for s in seat_rows if s.user_id == user.pk), None)
     if seat is None:
         other = Seat.objects.filter(user=user).select_related("table").first()
         elsewhere = {"table_id": other.table_id, "name": other.table.name} if other else None

@@ -2,24 +2,48 @@
 hand's log so far, the chat and whom the user muted; and the "previous hand" dialog.
 """
 
+import time
 from typing import Any
 
 from django.utils import timezone
 
 from casino.accounts.models import User
 from holdem.history.stored_hand import hand_log
-from holdem.models import Table, TableKind, TableStatus
+from holdem.models import Seat, Table, TableKind, TableStatus
 from holdem.selectors.chat import chat_muted_ids, chat_recent
 from holdem.selectors.game_state import epoch_ms
 from holdem.selectors.hand_history import hand_summary_for
 from holdem.selectors.player_view import viewer_part
 from holdem.selectors.table_view import public_table
 
+# How long a table found open is taken to be open without asking again (table_is_open).
+OPEN_TABLE_CACHE_SECONDS = 5.0
+_open_until: dict[int, float] = {}
+
+
+def table_known_open(table_id: int) -> bool:
+    """Whether the table was found open a moment ago (table_is_open): asked on the event loop,
+    so a socket to a table this server has just seen open makes no trip for it at all."""
+    return _open_until.get(table_id, 0.0) > time.monotonic()
+
 
 def table_is_open(table_id: int) -> bool:
+    """Whether a socket may watch this table. An open table is remembered for a few seconds:
+    a server's sockets arrive a table's worth at a time (six seats, their ws/me/, watchers), in
+    a reconnect storm thousands at once. Only "open" is remembered, so a room reopened or made is
+    found at once; a room closed meanwhile lets a socket in for up to those seconds, and its
+    snapshot then says it is closed, as for a socket that was already open when it closed."""
+    if table_known_open(table_id):
+        return True
+    now = time.monotonic()
     # A finished Sit & Go's table stays open to watchers: its panel holds the result.
     closed = {"status": TableStatus.CLOSED, "kind": TableKind.CASH}
-    return Table.objects.filter(pk=table_id).exclude(**closed).exists()
+    is_open = Table.objects.filter(pk=table_id).exclude(**closed).exists()
+    if is_open:
+        if len(_open_until) > 10_000:  # tables come and go; forget the old ones now and then
+            _open_until.clear()
+        _open_until[table_id] = now + OPEN_TABLE_CACHE_SECONDS
+    return is_open
 
 
 def table_snapshot(table_id: int, user: User) -> dict[str, Any]:
@@ -30,15 +54,18 @@ def previous_hand_at(table_id: int, user: User) -> dict[str, Any] | None:
     return previous_hand_for(Table.objects.get(pk=table_id), user)
 
 
-def table_view_for(table: Table, user: User) -> dict[str, Any]:
-    """The snapshot a client gets on connect or when it asks: public part + its own part."""
-    public = public_table(table)
+def table_view_for(table: Table, user: User, seat_rows: list[Seat] | None = None) -> dict[str, Any]:
+    """The snapshot a client gets on connect or when it asks: public part + its own part.
+    `seat_rows`: the table's seats with their players, if the caller has them."""
+    if seat_rows is None:
+        seat_rows = list(table.seat_set.select_related("user"))  # read once, for both parts
+    public = public_table(table, seat_rows=seat_rows)
     public["now"] = epoch_ms(timezone.now())
     snapshot: dict[str, Any] = {
         "type": "snapshot",
         "seq": table.seq,
         "table": public,
-        "you": viewer_part(table, user),
+        "you": viewer_part(table, user, seat_rows),
     }
     # The table log survives a reload: the hand's so far, or between hands the last one's, as a
     # page that stayed open still shows it.

@@ -134,10 +134,13 @@ def spectators_counted(table: LockedTable) -> bool:
     return True
 
 
-def spectators_changed(table: LockedTable, user_id: int) -> None:
+def spectators_changed(
+    table: LockedTable, user_id: int, seats: Sequence[Seat] | None = None
+) -> None:
     """A socket of `user_id` came or went (the caller holds the table lock): when the number of
     spectators changed, the lobby and the table hear it (no table event: nothing else changed).
-    That user's own sockets are left out: a new one's snapshot already has the new count."""
+    That user's own sockets are left out: a new one's snapshot already has the new count.
+    `seats`: the table's seats with their players, if the caller has them (the lobby's row)."""
     if not spectators_counted(table):
         return
     # The clients now hold this count (table-delta.js): the next event's changes are measured
@@ -155,7 +158,8 @@ def spectators_changed(table: LockedTable, user_id: int) -> None:
         )
     ]
     if table.kind == TableKind.CASH:  # the lobby lists cash rooms (a Sit & Go has its own row)
-        messages.append((LOBBY_GROUP, frame_message({"type": "room", "room": room_summary(table)})))
+        room = room_summary(table, seats)
+        messages.append((LOBBY_GROUP, frame_message({"type": "room", "room": room})))
     send_on_commit(messages)
 
 

@@ -9,13 +9,17 @@ counts its sockets again when it comes back (`connections_restore`). docs/decisi
 """
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import F, Value
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from casino.accounts.models import User
+from holdem.db import rows
 from holdem.db.locks import LockedTable, table_lock
 from holdem.models import Connection, Seat, WebProcess
 from holdem.selectors.liveness import live_connections, live_cutoff
@@ -28,6 +32,10 @@ PROCESS_BEAT_SECONDS = 1
 # Open sockets one user may hold across the site; the oldest beyond this is closed. Every page
 # holds the user's own socket (ws/me/) beside its table's or the lobby's: five tabs' worth.
 MAX_SOCKETS_PER_USER = 10
+
+# The row id of each web process key this process has held (process_held): a socket's open
+# then locks its process row with the one UPDATE that beats it.
+_process_ids: dict[str, int] = {}
 
 
 def process_beat(*, process_key: str, now: datetime | None = None) -> None:
@@ -45,14 +53,36 @@ def process_beat(*, process_key: str, now: datetime | None = None) -> None:
 def process_held(*, process_key: str, now: datetime) -> WebProcess:
     """The row of web process `process_key`, beaten, made again if the sweep took it, and locked
     until the caller's transaction ends: the sweep cannot delete it under a connection being
-    written (a socket open failed with a ForeignKeyViolation when it did)."""
+    written (a socket open failed with a ForeignKeyViolation when it did).
+
+    Usually one statement: the UPDATE that beats the row also locks it (FOR NO KEY UPDATE, as
+    the SELECT ... FOR NO KEY UPDATE that followed the beat did), found by the id remembered
+    from the last time; GREATEST never moves `seen_at` back (process_beat). A row the sweep
+    took, or one made again by the heartbeat, is looked up as before."""
+    known = _process_ids.get(process_key)
+    if known is not None:
+        held = WebProcess.objects.filter(pk=known, key=process_key).update(
+            seen_at=Greatest(F("seen_at"), Value(now))
+        )
+        if held:
+            return WebProcess(pk=known, key=process_key, seen_at=now)
     process_beat(process_key=process_key, now=now)
     process = WebProcess.objects.select_for_update(no_key=True).filter(key=process_key).first()
     if process is None:  # swept between the beat and the lock
         process, _ = WebProcess.objects.get_or_create(
             key=process_key, defaults={"started_at": now, "seen_at": now}
         )
+    _process_ids[process_key] = process.pk
     return process
+
+
+@dataclass(frozen=True)
+class OpenedAt:
+    """The table a socket was counted at, as the count left it: the row, locked by the caller's
+    transaction, and its seats with their players (the snapshot reads neither again)."""
+
+    table: LockedTable
+    seats: list[Seat]
 
 
 def connection_open(
@@ -65,17 +95,46 @@ def connection_open(
 ) -> list[str]:
     """A websocket opened. Returns the channel names of the user's oldest sockets beyond
     MAX_SOCKETS_PER_USER, for the caller to close."""
+    evicted, _ = connection_open_reading(
+        process_key=process_key,
+        channel_name=channel_name,
+        user=user,
+        table_id=table_id,
+        now=now,
+        read=lambda table: None,
+    )
+    return evicted
+
+
+def connection_open_reading[Read](
+    *,
+    process_key: str,
+    channel_name: str,
+    user: User,
+    table_id: int | None,
+    read: Callable[[OpenedAt | None], Read],
+    now: datetime | None = None,
+) -> tuple[list[str], Read]:
+    """connection_open, and `read` (the socket's first snapshot) in the same call on the
+    database thread: one trip there per socket instead of two or three. At a table `read` gets
+    the table row locked by the open, and its seats, and runs under that lock: the snapshot is
+    the state the open left (its spectator count, the seat found again), and it reads neither
+    the row nor the seats a second time.
+    Returns the channels to evict and what `read` returned."""
     now = now or timezone.now()
     with transaction.atomic():
         process = process_held(process_key=process_key, now=now)
-        _connection_add(process, channel_name=channel_name, user=user, table_id=table_id, at=now)
+        opened = _connection_add(
+            process, channel_name=channel_name, user=user, table_id=table_id, at=now
+        )
+        seen = read(opened)
     mine = list(
         live_connections()
         .filter(user=user)
         .order_by("-opened_at", "-pk")
         .values_list("channel_name", flat=True)
     )
-    return mine[MAX_SOCKETS_PER_USER:]
+    return mine[MAX_SOCKETS_PER_USER:], seen
 
 
 @dataclass(frozen=True)
@@ -125,20 +184,25 @@ def connections_restore(
 
 def _connection_add(
     process: WebProcess, *, channel_name: str, user: User, table_id: int | None, at: datetime
-) -> None:
+) -> OpenedAt | None:
     """Count a socket of `user` (the caller's transaction holds the process row): at a table,
-    the user is there again, and a seat's lost connection is found."""
-    if table_id is not None:
-        table = table_lock(table_id)
-        already_here = live_connections().filter(table=table, user=user).exists()
+    the user is there again, and a seat's lost connection is found. Returns the table, locked,
+    with its seats."""
+    if table_id is None:
+        Connection.objects.create(
+            process=process, user=user, table_id=None, channel_name=channel_name, opened_at=at
+        )
+        return None
+    table = table_lock(table_id)
+    seats = rows.seats_with_users(table.pk)
+    seat = next((s for s in seats if s.user_id == user.pk), None)
+    # A seated player is no spectator: their sockets never move the count.
+    newly_watching = seat is None and not live_connections().filter(table=table, user=user).exists()
     Connection.objects.create(
         process=process, user=user, table_id=table_id, channel_name=channel_name, opened_at=at
     )
-    if table_id is None:
-        return
-    if not already_here:
-        spectators_changed(table, user.pk)
-    seat = Seat.objects.filter(table=table, user=user).first()
+    if newly_watching:
+        spectators_changed(table, user.pk, seats)
     if seat is not None and seat.connection_lost_at is not None:
         seat.connection_lost_at = None  # back within the grace period: nothing happened
         seat.save(update_fields=["connection_lost_at"])
@@ -146,6 +210,7 @@ def _connection_add(
         seat.disconnected = False
         seat.save(update_fields=["disconnected"])
         notify_table(table, TableChange("reconnected", {"seat": seat.number}))
+    return OpenedAt(table, seats)
 
 
 def connection_close(*, channel_name: str, user: User, table_id: int | None = None) -> None:
