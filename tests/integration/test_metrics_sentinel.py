@@ -15,4 +15,4 @@ def test_the_queue_length_is_read_from_the_master_a_sentinel_names(settings):
         settings.CELERY_BROKER_URL = f"sentinel://127.0.0.1:{sentinel.port}/0"
         settings.CELERY_BROKER_MASTER_NAME = "broker"
         settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"master_name": "broker"}
-        assert queue_lengths(broker_endpoint()) == {"celery": 2}
+        assert queue_lengths(broker_endpoint()) == {"celery": 2, "deadlines": 0}
