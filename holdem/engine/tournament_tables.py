@@ -11,6 +11,7 @@ the dead button of RULES.md 8 moves it (positions.tournament_blinds).
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from holdem.engine.cards import Rng
 from holdem.engine.positions import first_after
@@ -195,3 +196,31 @@ def hand_for_hand(players_left: int, paid: int) -> bool:
     if type(players_left) is not int or players_left < 0 or type(paid) is not int or paid < 1:
         raise ValueError("hand_for_hand: players left and places paid are whole numbers")
     return players_left == paid + 1
+
+
+# RULES.md 9: the site's default payouts, in basis points (hundredths of a percent) of the pool.
+BASIS_POINTS = 10_000
+
+
+def default_payouts(entrants: int) -> tuple[int, ...]:
+    """RULES.md 9, the site's default table: place i of the P places paid gets a share of the
+    pool in proportion to 1 / (i + 1), in whole basis points rounded down, what is left over to
+    first place; they add up to 10,000 (100%). At 100 entrants (15 paid) first place gets 21.03%."""
+    paid = paid_places(entrants)
+    weights = [Fraction(1, place + 1) for place in range(1, paid + 1)]
+    total = sum(weights, Fraction(0))
+    shares = [int(weight / total * BASIS_POINTS) for weight in weights]
+    shares[0] += BASIS_POINTS - sum(shares)
+    return tuple(shares)
+
+
+def prizes_of(pool: int, basis_points: Sequence[int]) -> list[int]:
+    """RULES.md 9: each place's prize in whole chips, rounded down, what is left over to first
+    place: the prizes always add up to `pool`."""
+    if type(pool) is not int or pool < 0:
+        raise ValueError("pool: must be whole chips, 0 or more")
+    if not basis_points or sum(basis_points) != BASIS_POINTS or min(basis_points) < 0:
+        raise ValueError("payouts: the places' shares must add up to 100%")
+    amounts = [pool * share // BASIS_POINTS for share in basis_points]
+    amounts[0] += pool - sum(amounts)
+    return amounts

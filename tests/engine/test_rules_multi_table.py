@@ -3,7 +3,9 @@ as hold them, late entrants, balancing, breaking, places paid and hand for hand
 (holdem/engine/tournament_tables.py)."""
 
 import random
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -14,10 +16,12 @@ from holdem.engine.tournament_tables import (
     TableSeats,
     balance_moves,
     break_moves,
+    default_payouts,
     hand_for_hand,
     late_entry_table,
     next_big_blind,
     paid_places,
+    prizes_of,
     seat_nearest_big_blind,
     seating_at_start,
     table_to_break,
@@ -207,3 +211,51 @@ def test_rules_9_balancing_and_breaking_never_seat_a_player_twice_nor_lose_one(s
         assert breaking not in counts
     else:
         assert max(counts.values()) - min(counts.values()) <= 1
+
+
+RULES_DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+
+
+def documented_payouts() -> list[tuple[int, int, int, list[int]]]:
+    """The rows of the default payout table in docs/rules.md 9: (fewest entrants, most, places,
+    shares in hundredths of a percent)."""
+    section = RULES_DOC.read_text().split("## 9.")[1].split("\n## ")[0]
+    rows = re.findall(r"^\s*\| (\d+)-(\d+) \| (\d+) \| ([\d., ]+) \|$", section, re.MULTILINE)
+    return [
+        (int(low), int(high), int(paid), [round(float(s) * 100) for s in shares.split(",")])
+        for low, high, paid, shares in rows
+    ]
+
+
+def test_rules_9_the_default_payout_table_is_the_one_in_the_rules():
+    rows = documented_payouts()
+    assert len(rows) == 5
+    for low, high, paid, shares in rows:
+        for entrants in (low, high):
+            assert paid_places(entrants) == paid
+            assert list(default_payouts(entrants)) == shares
+
+
+@pytest.mark.parametrize("entrants", [2, 14, 50, 100, 137, 1000])
+def test_rules_9_the_default_shares_add_up_to_the_pool_and_fall_with_each_place(entrants):
+    shares = default_payouts(entrants)
+    assert len(shares) == paid_places(entrants) and sum(shares) == 10_000
+    assert list(shares) == sorted(shares, reverse=True)
+
+
+def test_rules_9_at_100_entrants_the_winner_gets_about_a_fifth():
+    assert 1_900 <= default_payouts(100)[0] <= 2_200
+
+
+def test_rules_9_prizes_are_whole_chips_that_add_up_to_the_pool():
+    shares = default_payouts(100)
+    prizes = prizes_of(100 * 1_000 + 7, shares)
+    assert sum(prizes) == 100_007  # no chip made or lost
+    rounded_down = [100_007 * share // 10_000 for share in shares]
+    assert prizes[1:] == rounded_down[1:]  # what is left over goes to first place
+    assert prizes[0] == rounded_down[0] + 100_007 - sum(rounded_down)
+    assert prizes == sorted(prizes, reverse=True)
+    with pytest.raises(ValueError, match="add up to 100%"):
+        prizes_of(1_000, (6_000, 3_000))
+    with pytest.raises(ValueError, match="whole chips"):
+        prizes_of(-1, shares)
