@@ -23,8 +23,8 @@ from django.http import JsonResponse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
-from kombu import Connection
 
+from casino.metrics_endpoint import broker_endpoint
 from casino.redis_shards import RedisEndpoint, endpoint, sync_client
 from holdem.realtime.heartbeat import heartbeat
 from holdem.realtime.sockets import BUSY_SECONDS
@@ -67,22 +67,11 @@ def layer_status() -> dict[str, str]:
 
 
 def broker_status() -> str:
-    """The Celery broker, reached as the workers reach it."""
+    """The Celery broker, reached as the workers reach it (through Sentinel, if configured)."""
     if not settings.REDIS_URL:
         return NOT_CONFIGURED
-    url = settings.CELERY_BROKER_URL
-    if url == settings.REDIS_URL or url.startswith(("redis://", "rediss://")):
-        return _ping(endpoint(url))
-    try:
-        options = getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {})
-        with Connection(
-            url, transport_options=options, connect_timeout=REDIS_TIMEOUT_SECONDS
-        ) as broker:
-            broker.ensure_connection(max_retries=1, timeout=REDIS_TIMEOUT_SECONDS)
-    except Exception as error:
-        log.warning("healthz: broker check failed: %s", error)
-        return f"error: {type(error).__name__}"
-    return OK
+    point = broker_endpoint()
+    return NOT_CONFIGURED if point is None else _ping(point)
 
 
 def _ping(point: RedisEndpoint) -> str:

@@ -23,7 +23,6 @@ import logging
 from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -35,7 +34,8 @@ from prometheus_client.registry import Collector
 
 from casino import metrics
 from casino.celery import app as celery_app
-from casino.redis_shards import RedisEndpoint, endpoint, sync_client
+from casino.redis_shards import RedisEndpoint, sync_client
+from casino.redis_shards import broker_endpoint as redis_broker  # this module's takes settings
 from holdem.realtime.heartbeat import heartbeat
 from holdem.selectors.liveness import clock_last_run, tables_playing
 
@@ -91,34 +91,13 @@ def refusal(scope: dict[str, Any]) -> str | None:
 
 
 def broker_endpoint() -> RedisEndpoint | None:
-    """Celery's broker (settings.CELERY_BROKER_URL) as a Redis server: a redis:// URL as it is,
-    kombu's sentinel://host:port;sentinel://host:port as the master CELERY_BROKER_MASTER_NAME
-    names (the URL's password is the master's, as kombu takes it); None without a broker
-    (embedded mode: memory://) or with a sentinel URL and no master name."""
-    url = settings.CELERY_BROKER_URL
-    scheme = urlsplit(url).scheme
-    if scheme in ("redis", "rediss"):
-        return endpoint(url)
-    master = getattr(settings, "CELERY_BROKER_MASTER_NAME", "")
-    if scheme != "sentinel" or not master:
-        return None
-    sentinels, password, db = [], None, 0
-    for each in url.split(";"):
-        parts = urlsplit(each.strip())
-        sentinels.append((parts.hostname or "localhost", parts.port or 26379))
-        password = password or (unquote(parts.password) if parts.password else None)
-        if parts.path.strip("/").isdigit():
-            db = int(parts.path.strip("/"))
+    """Celery's broker (settings.CELERY_BROKER_URL) as a Redis server (redis_shards.broker_endpoint);
+    None in embedded mode (memory://)."""
     options = getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {})
-    hosts = ",".join(f"{host}:{port}" for host, port in sentinels)
-    return RedisEndpoint(
-        url=url,
-        master_name=master,
-        sentinels=tuple(sentinels),
-        db=db,
-        password=password,
-        sentinel_password=options.get("sentinel_kwargs", {}).get("password"),
-        label=f"sentinel://{hosts}/{master}/{db}",
+    return redis_broker(
+        settings.CELERY_BROKER_URL,
+        getattr(settings, "CELERY_BROKER_MASTER_NAME", ""),
+        options.get("sentinel_kwargs", {}).get("password"),
     )
 
 

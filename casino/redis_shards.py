@@ -77,16 +77,63 @@ def endpoint(url: str) -> RedisEndpoint:
     if len(path) > 2 or (len(path) == 2 and not path[1].isdigit()):
         raise ValueError(f"a sentinel URL's path is /master_name[/db], not {parts.path!r}")
     query = dict(parse_qsl(parts.query))
-    master = unquote(path[0])
-    db = int(path[1]) if len(path) == 2 else 0
-    hosts = ",".join(f"{h}:{p}" for h, p in sentinels)
+    return _watched(
+        url,
+        sentinels,
+        master=unquote(path[0]),
+        db=int(path[1]) if len(path) == 2 else 0,
+        password=password,
+        sentinel_password=query.get("sentinel_password"),
+    )
+
+
+def broker_endpoint(
+    url: str, master_name: str, sentinel_password: str | None = None
+) -> RedisEndpoint | None:
+    """Celery's broker URL as a Redis server: a redis:// URL as it is; kombu's
+    sentinel://host:port;sentinel://host:port as the master `master_name` names (the URL's
+    password is the master's, as kombu takes it). None without a Redis broker (memory://) or
+    with a sentinel URL and no master name."""
+    scheme = urlsplit(url).scheme
+    if scheme in ("redis", "rediss"):
+        return endpoint(url)
+    if scheme != SENTINEL_SCHEME or not master_name:
+        return None
+    sentinels, password, db = [], None, 0
+    for each in url.split(";"):
+        parts = urlsplit(each.strip())
+        sentinels.append((parts.hostname or "localhost", parts.port or 26379))
+        password = password or (unquote(parts.password) if parts.password else None)
+        if parts.path.strip("/").isdigit():
+            db = int(parts.path.strip("/"))
+    return _watched(
+        url,
+        sentinels,
+        master=master_name,
+        db=db,
+        password=password,
+        sentinel_password=sentinel_password,
+    )
+
+
+def _watched(
+    url: str,
+    sentinels: list[tuple[str, int]],
+    *,
+    master: str,
+    db: int,
+    password: str | None,
+    sentinel_password: str | None,
+) -> RedisEndpoint:
+    """The endpoint of a Sentinel-managed master, labelled without its password."""
+    hosts = ",".join(f"{host}:{port}" for host, port in sentinels)
     return RedisEndpoint(
         url=url,
         master_name=master,
         sentinels=tuple(sentinels),
         db=db,
         password=password,
-        sentinel_password=query.get("sentinel_password"),
+        sentinel_password=sentinel_password,
         label=f"sentinel://{hosts}/{master}/{db}",
     )
 

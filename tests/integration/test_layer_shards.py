@@ -138,8 +138,11 @@ def test_healthz_reaches_a_broker_behind_sentinel(settings):
         settings.REDIS_URL = master.url
         settings.CHANNEL_LAYER_URLS = [master.url]
         settings.CELERY_BROKER_URL = f"sentinel://127.0.0.1:{sentinel.port}"
+        # As casino/settings.py sets them from CELERY_BROKER_MASTER_NAME.
+        settings.CELERY_BROKER_MASTER_NAME = "casino"
         settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"master_name": "casino"}
         assert Client().get("/healthz").json()["broker"] == "ok"
+        settings.CELERY_BROKER_MASTER_NAME = "nobody"
         settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"master_name": "nobody"}
         response = Client().get("/healthz")
         assert response.status_code == 503 and response.json()["broker"].startswith("error: ")
