@@ -2,7 +2,6 @@
 (a `lobby` frame), then at most one `rooms` frame a second with what changed on that page
 (lobby/relay.py). A `lobby_view` frame changes the filter or the page."""
 
-import json
 from typing import Any
 
 from casino.errors import DomainError
@@ -13,6 +12,7 @@ from lobby.relay import lobby_relay
 
 class LobbyConsumer(SnapshotConsumer):
     understood_by = "the lobby"
+    own_frames = ("lobby_view",)
     view: LobbyView = DEFAULT_VIEW
 
     def snapshot_groups(self) -> list[str]:
@@ -30,31 +30,16 @@ class LobbyConsumer(SnapshotConsumer):
     async def send_snapshot(self) -> None:
         await lobby_relay().watch(self, self.view)
 
-    async def receive(self, text_data=None, bytes_data=None):
-        if await self.frame_refused(text_data, bytes_data):
-            return
+    async def receive_own(self, frame: dict[str, Any]) -> None:
+        """`lobby_view`: another filter or page; a bad field is refused and nothing changes."""
         try:
-            frame = json.loads(text_data or "")
-        except ValueError:
-            frame = None
-        kind = frame.get("type") if isinstance(frame, dict) else None
-        if kind == "ping":
-            await self.send_json({"type": "pong"})
-        elif kind == "snapshot":
-            await self.send_snapshot()
-        elif kind == "lobby_view":
-            assert isinstance(frame, dict)
-            try:
-                view = lobby_view({k: v for k, v in frame.items() if k != "type"})
-            except DomainError as error:
-                refused = {"type": "error", "code": error.code, "message": error.message}
-                await self.send_json({**refused, "fields": error.fields})
-                return
-            self.view = view
-            await self.send_snapshot()
-        else:
-            message = "the lobby understands 'ping', 'snapshot' and 'lobby_view'"
-            await self.send_json({"type": "error", "code": "unknown_type", "message": message})
+            view = lobby_view({k: v for k, v in frame.items() if k != "type"})
+        except DomainError as error:
+            refused = {"type": "error", "code": error.code, "message": error.message}
+            await self.send_json({**refused, "fields": error.fields})
+            return
+        self.view = view
+        await self.send_snapshot()
 
     async def close_tracked(self) -> None:
         await lobby_relay().unwatch(self)

@@ -252,6 +252,7 @@ class SnapshotConsumer(TrackedConsumer):
 
     max_frame_bytes = 1024
     understood_by = "this socket"  # the error frame's words for who refused an unknown frame
+    own_frames: tuple[str, ...] = ()  # frame types beside 'ping' and 'snapshot' (receive_own)
 
     def snapshot_groups(self) -> list[str]:
         raise NotImplementedError
@@ -293,9 +294,16 @@ class SnapshotConsumer(TrackedConsumer):
             await self.send_json({"type": "pong"})
         elif kind == "snapshot":
             await self.send_snapshot()
+        elif isinstance(frame, dict) and kind in self.own_frames:
+            await self.receive_own(frame)
         else:
-            message = f"{self.understood_by} understands 'ping' and 'snapshot'"
+            names = [f"'{name}'" for name in ("ping", "snapshot", *self.own_frames)]
+            message = f"{self.understood_by} understands {', '.join(names[:-1])} and {names[-1]}"
             await self.send_json({"type": "error", "code": "unknown_type", "message": message})
+
+    async def receive_own(self, frame: dict[str, Any]) -> None:
+        """A frame of one of the `own_frames` types, which this kind of socket adds."""
+        raise NotImplementedError
 
     async def rejoin_groups(self) -> None:
         """After the layer lost our groups a change may have been missed: send the snapshot again."""
