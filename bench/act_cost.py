@@ -38,27 +38,10 @@ SEATS = 6
 
 from asgiref.sync import sync_to_async  # noqa: E402
 
+from bench.django_setup import setup_django  # noqa: E402
 
 # Django's modules are imported inside the functions below: they load only once setup_django
-# has pointed the settings at the benchmark's own database.
-def setup_django(redis_url: str, port: int = 5432) -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
-    os.environ.setdefault("DJANGO_DEBUG", "false")  # as the servers run (bin/cluster): no query log
-    os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:{port}/{DATABASE}"
-    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-0123456789abcdef0123456789abcdef0123456789")
-    os.environ["REDIS_URL"] = redis_url
-    os.environ["CASINO_CHANNEL_LAYER"] = "pubsub"
-    import psycopg
-
-    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
-        if not c.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE]).fetchone():
-            c.execute(f"CREATE DATABASE {DATABASE}")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+# (bench/django_setup.py) has pointed the settings at the benchmark's own database.
 
 
 # A pooler's process, when the database is reached through one: its CPU is shown apart.
@@ -70,10 +53,6 @@ STATEMENTS = [0]
 def process_cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def backend_cpu_seconds(pid: int) -> float:
-    return process_cpu_seconds(pid)
 
 
 def pooler_cpu_seconds() -> float:
@@ -126,10 +105,10 @@ def play(hands: int, rng, table, users, figures) -> None:
     while played < hands:
         seated = set(Seat.objects.filter(table=table).values_list("number", flat=True))
         for number in set(users) - seated:  # a bust player buys in again
-            started = (time.process_time(), backend_cpu_seconds(pid))
+            started = (time.process_time(), process_cpu_seconds(pid))
             table_sit(table_id=table.pk, user=users[number], seat=number, buy_in=5_000)
             figures.add("sit", started, pid)
-        started = (time.process_time(), backend_cpu_seconds(pid))
+        started = (time.process_time(), process_cpu_seconds(pid))
         deal(table.pk)
         figures.add("start", started, pid)
         while True:
@@ -143,7 +122,7 @@ def play(hands: int, rng, table, users, figures) -> None:
             action, amount = choose_action(asdict(legal), rng)
             started = (
                 time.process_time(),
-                backend_cpu_seconds(pid),
+                process_cpu_seconds(pid),
                 time.perf_counter(),
                 STATEMENTS[0],
                 pooler_cpu_seconds(),
@@ -157,7 +136,7 @@ def play(hands: int, rng, table, users, figures) -> None:
             )
             spent = (
                 time.process_time(),
-                backend_cpu_seconds(pid),
+                process_cpu_seconds(pid),
                 time.perf_counter(),
                 STATEMENTS[0],
                 pooler_cpu_seconds(),
@@ -173,7 +152,7 @@ class Figures:
         self.timed = {}
 
     def add(self, kind: str, started, pid, ended=None) -> None:
-        ended = ended or (time.process_time(), backend_cpu_seconds(pid))
+        ended = ended or (time.process_time(), process_cpu_seconds(pid))
         app = ended[0] - started[0]
         db = ended[1] - started[1]
         count, app_sum, db_sum = self.rows.get(kind, (0, 0.0, 0.0))
@@ -222,7 +201,7 @@ def main() -> None:
     args = parser.parse_args()
     global POOLER_PID
     POOLER_PID = args.pooler_pid
-    setup_django(args.redis_url, args.port)
+    setup_django(DATABASE, args.redis_url, port=args.port)
     rng = random.Random(args.seed)
     table, users = make_table()
     figures = Figures()

@@ -26,35 +26,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
+from bench.django_setup import setup_django  # noqa: E402
+
 DATABASE = "casino_connectcost"
 SEATS = 6
 ORIGIN = b"http://127.0.0.1"
 
 
 # Django's modules are imported inside the functions below: they load only once setup_django
-# has pointed the settings at the benchmark's own database.
-def setup_django(redis_url: str) -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
-    os.environ.setdefault("DJANGO_DEBUG", "false")  # as the servers run: no query log
-    os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
-    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-0123456789abcdef0123456789abcdef0123456789")
-    os.environ["REDIS_URL"] = redis_url
-    os.environ["CASINO_CHANNEL_LAYER"] = "pubsub"
-    import psycopg
-
-    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
-        # Fresh each run: the lobby's snapshot lists every room, and earlier runs' rooms would
-        # make it bigger run after run.
-        c.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        c.execute(f"CREATE DATABASE {DATABASE}")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-
-
+# (bench/django_setup.py) has pointed the settings at the benchmark's own database.
 def session_of(user) -> str:
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
@@ -183,7 +163,9 @@ def main(argv=None) -> int:
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/11")
     parser.add_argument("--profile", action="store_true", help="and the top of a cProfile")
     args = parser.parse_args(argv)
-    setup_django(args.redis_url)
+    # Fresh each run: the lobby's snapshot lists every room, and earlier runs' rooms would make
+    # it bigger run after run.
+    setup_django(DATABASE, args.redis_url, fresh=True)
     kinds = [kind.strip() for kind in args.kinds.split(",") if kind.strip()]
     plan = prepare(args.sockets + args.warm, kinds)
     if args.profile:

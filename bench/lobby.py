@@ -26,7 +26,6 @@ The last line is the summary:
 import argparse
 import asyncio
 import json
-import os
 import random
 import statistics
 import sys
@@ -36,33 +35,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
+from bench.django_setup import setup_django  # noqa: E402
+
 DATABASE = "casino_bench_lobby"
 PLAYERS_PER_ROOM = 4
 PRESET_MIX = ("nl50", "nl50", "pl50", "fl20", "classic")
 
 
 # Django's modules are imported inside the functions below: they load only once setup_django
-# has pointed the settings at the benchmark's own database.
-def setup_django(redis_url: str) -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
-    os.environ.setdefault("DJANGO_DEBUG", "false")
-    os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
-    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-0123456789abcdef0123456789abcdef0123456789")
-    os.environ["REDIS_URL"] = redis_url
-    os.environ["CASINO_CHANNEL_LAYER"] = "pubsub"
-    import psycopg
-
-    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
-        if not c.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE]).fetchone():
-            c.execute(f"CREATE DATABASE {DATABASE}")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-
-
+# (bench/django_setup.py) has pointed the settings at the benchmark's own database.
 def make_rooms(count: int) -> list[int]:
     """`count` open rooms, PLAYERS_PER_ROOM seated in each; the bench's earlier rooms go."""
     from django.contrib.auth.hashers import make_password
@@ -305,7 +286,7 @@ def main() -> None:
     parser.add_argument("--hand-seconds", type=float, default=60, help="a hand per room every")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/10")
     args = parser.parse_args()
-    setup_django(args.redis)
+    setup_django(DATABASE, args.redis)
     print(
         "lobby bench: the relay in this process on the real channel layer (Redis pub/sub) and "
         "PostgreSQL; counting sockets, not websockets (see the docstring). Old design: computed."

@@ -9,6 +9,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.utils import timezone
 
+from lobby import relay
 from tests.frames import follow
 from tests.socket_client import FrameLog
 
@@ -107,8 +108,6 @@ def countdown_left(table_id) -> float:
 def lobby_sends_often(monkeypatch):
     """The lobby relay sends its changes every 50 ms here, not every second: the tests wait for
     them. (tests/lobby/test_lobby_socket.py drives the relay's sends itself.)"""
-    from lobby import relay
-
     monkeypatch.setattr(relay, "FLUSH_SECONDS", 0.05)
     monkeypatch.setattr(relay, "STALE_READ_SECONDS", 0)
 
