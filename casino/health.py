@@ -13,8 +13,10 @@
 
 import asyncio
 import contextvars
+import functools
 import logging
 import time
+from collections.abc import Callable
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -31,6 +33,8 @@ from holdem.realtime.sockets import BUSY_SECONDS
 from holdem.selectors.liveness import clock_last_run
 
 log = logging.getLogger(__name__)
+# How a check reaches one Redis server: ok, or the error.
+type Ping = Callable[[RedisEndpoint], str]
 OK = "ok"
 NOT_CONFIGURED = "not configured"  # embedded mode: no Redis, and that is healthy
 REDIS_TIMEOUT_SECONDS = 2
@@ -50,28 +54,30 @@ def database_status() -> str:
     return OK
 
 
-def redis_status() -> str:
-    """Every Redis server the process uses, as one status: the first failure, or ok."""
+def redis_status(layer: dict[str, str], ping: Ping) -> str:
+    """Every Redis server the process uses, as one status: the first failure, or ok. `layer`:
+    the shards' statuses (layer_status)."""
     if not settings.REDIS_URL:
         return NOT_CONFIGURED
-    failed = [status for status in layer_status().values() if status != OK]
-    return failed[0] if failed else _ping(endpoint(settings.REDIS_URL))
+    failed = [status for status in layer.values() if status != OK]
+    return failed[0] if failed else ping(endpoint(settings.REDIS_URL))
 
 
-def layer_status() -> dict[str, str]:
+def layer_status(ping: Ping) -> dict[str, str]:
     """Each shard of the channel layer (its URL without the password) -> ok or the error."""
+    if not settings.REDIS_URL:
+        return {}
     return {
-        point.label: _ping(point)
-        for point in (endpoint(url) for url in settings.CHANNEL_LAYER_URLS)
+        point.label: ping(point) for point in (endpoint(url) for url in settings.CHANNEL_LAYER_URLS)
     }
 
 
-def broker_status() -> str:
+def broker_status(ping: Ping) -> str:
     """The Celery broker, reached as the workers reach it (through Sentinel, if configured)."""
     if not settings.REDIS_URL:
         return NOT_CONFIGURED
     point = broker_endpoint()
-    return NOT_CONFIGURED if point is None else _ping(point)
+    return NOT_CONFIGURED if point is None else ping(point)
 
 
 def _ping(point: RedisEndpoint) -> str:
@@ -104,16 +110,20 @@ def clock_status() -> tuple[str, str | None]:
 @never_cache
 @require_safe
 def healthz(request):
-    checks = {"database": database_status(), "redis": redis_status(), "broker": broker_status()}
+    # One ping per server however many roles it has (REDIS_URL is the first shard and the broker
+    # of a small site).
+    ping: Ping = functools.cache(_ping)
+    layer = layer_status(ping)
+    checks = {
+        "database": database_status(),
+        "redis": redis_status(layer, ping),
+        "broker": broker_status(ping),
+    }
     clock, clock_last_ran = clock_status() if checks["database"] == OK else ("unknown", None)
     checks["clock"] = clock
     healthy = all(status in (OK, NOT_CONFIGURED, NOT_STARTED) for status in checks.values())
-    body = {
-        "status": OK if healthy else "error",
-        **checks,
-        "layer": layer_status() if settings.REDIS_URL else {},
-        "clock_last_ran": clock_last_ran,
-    }
+    body = {"status": OK if healthy else "error", **checks, "layer": layer}
+    body["clock_last_ran"] = clock_last_ran
     return JsonResponse(body, status=200 if healthy else 503)
 
 
