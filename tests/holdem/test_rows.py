@@ -131,35 +131,43 @@ def test_the_seqs_of_many_tables_read_as_the_orm_reads_them_in_one_statement(sea
         assert len({q["sql"] for q in captured.captured_queries}) == 1
 
 
-@pytest.mark.django_db(transaction=True)
 def test_on_postgresql_an_action_updates_the_table_row_in_place(seated, clock):
-    """docs/decisions.md (No index on the clock columns): a mid-hand action's UPDATE writes no index
-    entry (a heap-only tuple): no index covers a column it changes, and the page has room.
+    """docs/decisions.md (No index on the clock columns): a mid-hand action's UPDATE of the table
+    row can be a heap-only tuple, which writes no index entry: no index covers a column it
+    changes, and the table's pages are kept half empty (fillfactor 50) so the new version fits
+    beside the old.
 
-    The seating and the deal commit, as they do in play, so their row versions are dead and the
-    page can be pruned; the two actions share one transaction only to be counted together. Inside
-    one test transaction every version of the row stayed on its page, and whether the last one
-    still fit depended on the hand's size."""
+    Both conditions are read from the catalog and the statements themselves. Counting the heap-
+    only updates PostgreSQL made (pg_stat_get_xact_tuples_hot_updated) depended on whether the
+    page could be pruned first, which any other open snapshot of the database prevents: it
+    failed in 2 of 5 full runs and in CI."""
     if connection.vendor != "postgresql":
         pytest.skip("heap-only tuples are PostgreSQL's")
     table, users = seated("nl50", seats=(0, 1, 2))
     clock.advance(31)
-
-    def updates():
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_stat_get_xact_tuples_updated(%s::regclass),"
-                " pg_stat_get_xact_tuples_hot_updated(%s::regclass)",
-                ["holdem_table", "holdem_table"],
-            )
-            return cursor.fetchone()
-
-    with transaction.atomic():
-        before = updates()
+    with CaptureQueriesContext(connection) as captured:
         for _ in range(2):
             legal = engine.legal_actions(current(table))
             action = "call" if "call" in legal.actions else "check"
             table_act(table_id=table.pk, user=users[legal.seat], action=action)
-        assert current(table) is not None, "still mid-hand"
-        updated, in_place = (after - was for after, was in zip(updates(), before))
-    assert updated >= 2 and in_place == updated
+    assert current(table) is not None, "still mid-hand"
+    updates = [
+        q["sql"] for q in captured.captured_queries if q["sql"].startswith('UPDATE "holdem_table"')
+    ]
+    assert len(updates) == 2
+    written = set()
+    for sql in updates:
+        assignments = sql.split(" SET ", 1)[1].split(" WHERE ", 1)[0]
+        written |= {part.split(" = ")[0].strip().strip('"') for part in assignments.split(", ")}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT a.attname FROM pg_index i JOIN pg_attribute a"
+            " ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)"
+            " WHERE i.indrelid = 'holdem_table'::regclass"
+        )
+        indexed = {name for (name,) in cursor.fetchall()}
+        cursor.execute("SELECT reloptions FROM pg_class WHERE oid = 'holdem_table'::regclass")
+        (options,) = cursor.fetchone()
+    assert {"hand_state", "turn_deadline", "seq"} <= written
+    assert not written & indexed, f"an action writes indexed columns: {written & indexed}"
+    assert "fillfactor=50" in (options or [])
