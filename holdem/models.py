@@ -27,6 +27,7 @@ class TableKind(models.TextChoices):
 
     CASH = "cash", "Cash game"
     SIT_AND_GO = "sit_and_go", "Sit & Go"
+    TOURNAMENT = "tournament", "Multi-table tournament"
 
 
 class Table(RoomOptions):
@@ -94,6 +95,17 @@ class Table(RoomOptions):
     hand_chain_length = models.PositiveIntegerField(default=0, editable=False)
     hand_chain_last_id = models.BigIntegerField(null=True, blank=True, editable=False)
     hand_chain_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
+    # A tournament's table (RULES.md 8 and 9): a Sit & Go has one, a multi-table tournament many.
+    tournament = models.ForeignKey(
+        "Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tables",
+        editable=False,
+    )
+    # RULES.md 9, hand for hand: the tournament's round of hands this table dealt last.
+    tournament_round = models.PositiveIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -513,16 +525,46 @@ class TournamentStatus(models.TextChoices):
     CANCELLED = "cancelled", "Cancelled"
 
 
-class Tournament(models.Model):
-    """One Sit & Go: its registrations, then its table, level clock, places and prizes.
-    The figures are the template's as they were when it opened."""
+class TournamentKind(models.TextChoices):
+    SIT_AND_GO = "sit_and_go", "Sit & Go"
+    SCHEDULED = "scheduled", "Scheduled multi-table"
 
-    template = models.ForeignKey(SitGoTemplate, on_delete=models.PROTECT, related_name="+")
+
+class Tournament(models.Model):
+    """One tournament: its registrations, then its tables, level clock, places and prizes.
+
+    A Sit & Go (RULES.md 8) copies its template's figures when it opens and starts when its one
+    table fills; a scheduled one (RULES.md 9) is set by staff, starts at `starts_at` and plays
+    over as many tables of `seats` as its entrants need."""
+
+    kind = models.CharField(
+        max_length=12, choices=TournamentKind.choices, default=TournamentKind.SIT_AND_GO
+    )
+    template = models.ForeignKey(
+        SitGoTemplate, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     name = models.CharField(max_length=80)
     status = models.CharField(
         max_length=12, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERING
     )
-    seats = models.PositiveSmallIntegerField()
+    seats = models.PositiveSmallIntegerField(help_text="Seats at each table.")
+    # RULES.md 9: a scheduled tournament's options.
+    starts_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    max_entrants = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Entries taken at most, re-entries included; empty: any."
+    )
+    late_registration_levels = models.PositiveSmallIntegerField(
+        default=4, help_text="Entries are taken until the end of this level (0: none after start)."
+    )
+    re_entries = models.PositiveSmallIntegerField(
+        default=0, help_text="Times a knocked-out player may enter again while entries are open."
+    )
+    repeat_daily = models.BooleanField(
+        default=False, help_text="When it starts, the same tournament is scheduled a day later."
+    )
+    # RULES.md 9, hand for hand: on, and the round of hands the tables play now.
+    hand_for_hand = models.BooleanField(default=False)
+    hand_round = models.PositiveIntegerField(default=0)
     structure = models.CharField(max_length=12, choices=Structure.choices)
     buy_in = models.PositiveBigIntegerField()
     fee = models.PositiveBigIntegerField()
@@ -533,9 +575,6 @@ class Tournament(models.Model):
     turn_seconds = models.PositiveSmallIntegerField()
     time_bank_seconds = models.PositiveSmallIntegerField()
     auto_muck = models.BooleanField()
-    table = models.OneToOneField(
-        Table, null=True, blank=True, on_delete=models.PROTECT, related_name="tournament"
-    )
     # The level clock (style.md 7: timers are data): the index of the level in force and when
     # it ends; the next hand dealt after that is at the next level.
     level = models.PositiveSmallIntegerField(default=0)
@@ -559,12 +598,24 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return f"{self.name} (#{self.pk})"
 
+    @property
+    def table(self) -> Table | None:
+        """A Sit & Go's one table (None before it starts); the first of a multi-table one's."""
+        return self.tables.order_by("id").first()
+
+    @property
+    def table_id(self) -> int | None:
+        table = self.table
+        return table.pk if table else None
+
 
 class TournamentEntry(models.Model):
-    """A player's registration in a tournament and, once they are out, their place and prize."""
+    """A player's registration in a tournament and, once they are out, their place and prize.
+    A re-entry (RULES.md 9) is a new entry of the same player with the next `number`."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entries")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveSmallIntegerField(default=1, help_text="1: the first entry.")
     registered_at = models.DateTimeField()
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -573,12 +624,23 @@ class TournamentEntry(models.Model):
     out_in_hand = models.ForeignKey(
         HandRecord, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # RULES.md 9: a player out whose place waits for the round of hands (hand for hand) or the
+    # end of late registration: the chips they began the hand with, and the round.
+    out_chips = models.PositiveBigIntegerField(null=True, blank=True)
+    out_round = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["place", "registered_at", "id"]
         verbose_name_plural = "tournament entries"
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "user"], name="one_entry_per_player"),
+            models.UniqueConstraint(
+                fields=["tournament", "user", "number"], name="one_entry_per_number"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "user"],
+                condition=models.Q(finished_at__isnull=True),
+                name="one_live_entry_per_player",
+            ),
         ]
 
     def __str__(self) -> str:

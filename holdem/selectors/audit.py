@@ -70,16 +70,16 @@ def tournament_totals(audit: ChipAudit, using: str = DEFAULT_DB_ALIAS) -> int:
         held += (
             tournament.entrants * tournament.fee + tournament.prize_pool - tournament.prizes_paid
         )
-        if tournament.status == TournamentStatus.RUNNING and tournament.table_id is not None:
+        if tournament.status == TournamentStatus.RUNNING:
             chips = (
                 Seat.objects.using(using)
-                .filter(table_id=tournament.table_id)
+                .filter(table__tournament=tournament)
                 .aggregate(s=Sum("stack"))
             )
             in_play = chips["s"] or 0
             state = (
                 Table.objects.using(using)
-                .filter(pk=tournament.table_id)
+                .filter(tournament=tournament)
                 .values_list("hand_state", flat=True)
             )
             for text in state:

@@ -107,7 +107,9 @@ def sit_and_gos_listed(limit: int | None) -> tuple[list[dict[str, Any]], int]:
 
 def tournament_of_table(table: Table) -> Tournament | None:
     """The tournament played at `table` (None at a cash table)."""
-    return Tournament.objects.filter(table_id=table.pk).first()
+    return (
+        Tournament.objects.filter(pk=table.tournament_id).first() if table.tournament_id else None
+    )
 
 
 def tournament_panel(tournament: Tournament) -> dict[str, Any]:
@@ -144,11 +146,7 @@ def tournament_results(tournament_id: int, viewer: User | None = None) -> dict[s
     `yours` when `viewer` may open it (the hand page's rule: dealt into it, or staff)."""
     tournament = Tournament.objects.get(pk=tournament_id)
     entries = list(tournament.entries.select_related("user").order_by("place", "registered_at"))
-    hands = (
-        HandRecord.objects.filter(table_id=tournament.table_id).order_by("number")
-        if tournament.table_id
-        else HandRecord.objects.none()
-    )
+    hands = HandRecord.objects.filter(table__tournament=tournament).order_by("started_at", "id")
     hands = hands.only("id", "number", "started_at", "tournament", "options")
     if viewer is not None and viewer.is_staff:
         yours = {hand.pk for hand in hands}
@@ -235,7 +233,7 @@ def entry_open_of(user: User) -> TournamentEntry | None:
         TournamentEntry.objects.filter(user=user)
         .filter(
             Q(tournament__status=TournamentStatus.REGISTERING)
-            | Q(tournament__status=TournamentStatus.RUNNING, place__isnull=True)
+            | Q(tournament__status=TournamentStatus.RUNNING, finished_at__isnull=True)
         )
         .select_related("tournament")
         .first()

@@ -27,12 +27,13 @@ from holdem.db.locks import LockedTable, table_lock, table_lock_unless_busy
 from holdem.models import DEADLINES_CLOCK, ClockBeat, Table
 from holdem.services.hand_act import hand_muck_undecided, hand_timeout, turn_renew
 from holdem.services.hand_start import hand_start
-from holdem.services.presence import connections_expire, disconnections_due
-from holdem.services.tournaments import (
-    sit_and_gos_keep_open,
-    tournament_levels_extend,
+from holdem.services.multi_table import (
     tournament_levels_fire_due,
+    tournaments_rebalance_due,
+    tournaments_start_due,
 )
+from holdem.services.presence import connections_expire, disconnections_due
+from holdem.services.tournaments import sit_and_gos_keep_open, tournament_levels_extend
 from holdem.services.waiting import waiting_offers_fire_due
 
 log = logging.getLogger(__name__)
@@ -113,6 +114,14 @@ SWEEPS: tuple[Sweep, ...] = (
         "levels",
         lambda beat: tournament_levels_fire_due(beat.now),
         counted_when_none=False,
+    ),
+    # RULES.md 9: scheduled tournaments whose time has come start, or are cancelled and refunded.
+    Sweep(
+        "tournaments_started", lambda beat: tournaments_start_due(beat.now), counted_when_none=False
+    ),
+    # RULES.md 9: players move between a tournament's tables, and tables break, between hands.
+    Sweep(
+        "players_moved", lambda beat: tournaments_rebalance_due(beat.now), counted_when_none=False
     ),
     # RULES.md 8: one Sit & Go of every active template is taking entries (an admin's new
     # template, or one whose open tournament was cancelled, gets one within a second).

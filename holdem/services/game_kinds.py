@@ -22,6 +22,11 @@ from holdem.engine.positions import blind_seats, next_button, tournament_blinds
 from holdem.models import Disconnect, Entry, HandRecord, Seat, Table, TableKind
 from holdem.selectors.tournaments import level_of
 from holdem.services.blinds import blinds_missed_mark, hand_entrants, hand_seats_dealt
+from holdem.services.multi_table import (
+    mtt_dealing,
+    mtt_hand_ended,
+    mtt_hold,
+)
 from holdem.services.tournaments import tournament_hand_ended
 from holdem.table_options import hand_options
 
@@ -104,6 +109,11 @@ class GameKind(Protocol):
         that decides before busted seats leave (a tournament's places and prizes)."""
         ...
 
+    def hold(self, table: LockedTable) -> str | None:
+        """Why the table must not deal now although it could (None: it may): a multi-table
+        tournament's balancing or hand for hand. The table looks again a second later."""
+        ...
+
 
 class CashGame:
     """A ring game: the wallet buys the chips in and takes them back, a busted player leaves
@@ -168,6 +178,9 @@ class CashGame:
     ) -> None:
         return None
 
+    def hold(self, table: LockedTable) -> str | None:
+        return None
+
 
 CASH_GAME = CashGame()
 
@@ -207,7 +220,9 @@ class SitAndGo:
 
     def hand_options(self, *, table: Table, stacks: list[int], now: datetime) -> engine.HandOptions:
         # RULES.md 8: the blinds and ante of the level in force when the hand starts.
-        level = level_of(table.tournament, table.tournament.level)
+        tournament = table.tournament
+        assert tournament is not None  # a tournament's table
+        level = level_of(tournament, tournament.level)
         fixed_limit = table.structure == engine.Structure.FIXED_LIMIT
         return engine.HandOptions(
             structure=engine.Structure(table.structure),
@@ -237,6 +252,7 @@ class SitAndGo:
 
     def hand_header(self, table: Table) -> dict[str, Any] | None:
         tournament = table.tournament
+        assert tournament is not None  # a tournament's table
         return {
             "id": tournament.pk,
             "buy_in": tournament.buy_in,
@@ -249,10 +265,65 @@ class SitAndGo:
     ) -> None:
         tournament_hand_ended(table, record=record, seats=seats, now=now)
 
+    def hold(self, table: LockedTable) -> str | None:
+        return None
+
 
 SIT_AND_GO = SitAndGo()
 
 
+class MultiTable(SitAndGo):
+    """A table of a multi-table tournament (RULES.md 9): a Sit & Go's table, with players who
+    come (late entrants, waiting for the big blind; players moved in, dealt in at once) and go
+    (moved out, the table broken) between hands, a hold while that is done or while the tables
+    play hand for hand, and places decided across tables (holdem/services/multi_table.py)."""
+
+    name = "tournament"
+
+    def entry_refusal(self, *, table: Table, user: User) -> DomainError | None:
+        return DomainError(
+            "tournament_table",
+            "this is a tournament's table: its players are seated by the tournament",
+        )
+
+    def hand_plan(self, *, table: LockedTable, seats: Sequence[Seat], rng: Rng) -> HandPlan | None:
+        # RULES.md 9 and 2: a late entrant waits until the big blind reaches their seat. The
+        # blinds are placed with them; when the big blind is not theirs they are left out, and
+        # the blinds fall as they would without them (the big blind is the same seat).
+        plan = super().hand_plan(table=table, seats=seats, rng=rng)
+        waiting = {s.number for s in seats if s.waiting_for_big_blind and self.can_play(s)}
+        if plan is None or not waiting or plan.big in waiting:
+            return plan
+        ready = [s for s in seats if s.number not in waiting]
+        if len([s for s in ready if self.can_play(s)]) < 2:
+            return plan  # nobody to wait with: everyone is dealt in
+        return super().hand_plan(table=table, seats=ready, rng=rng)
+
+    def hand_header(self, table: Table) -> dict[str, Any] | None:
+        header = super().hand_header(table)
+        assert header is not None
+        return {**header, "table": table.name}
+
+    def hand_ended(
+        self, table: LockedTable, *, record: HandRecord, seats: Sequence[Seat], now: datetime
+    ) -> None:
+        mtt_hand_ended(table, record=record, seats=seats, now=now)
+
+    def hold(self, table: LockedTable) -> str | None:
+        hold = mtt_hold(table)
+        if hold is None:
+            mtt_dealing(table)
+            return None
+        return hold.reason
+
+
+MULTI_TABLE = MultiTable()
+
+
 def game_kind_of(table: Table) -> GameKind:
     """The kind of game played at `table`, by the table's kind."""
-    return SIT_AND_GO if table.kind == TableKind.SIT_AND_GO else CASH_GAME
+    if table.kind == TableKind.SIT_AND_GO:
+        return SIT_AND_GO
+    if table.kind == TableKind.TOURNAMENT:
+        return MULTI_TABLE
+    return CASH_GAME

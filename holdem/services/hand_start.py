@@ -25,6 +25,8 @@ log = logging.getLogger("holdem.hands")
 
 # docs/fairness.md: how long a table waits to try again when the random source failed.
 SHUFFLE_RETRY_SECONDS = 10
+# RULES.md 9: how soon a tournament's table held between hands looks again.
+HOLD_SECONDS = 1
 
 
 def hand_start(table: LockedTable, now: datetime) -> bool:
@@ -36,6 +38,15 @@ def hand_start(table: LockedTable, now: datetime) -> bool:
         rows.save_fields(table, ["next_hand_at"])
         return False
     kind = game_kind_of(table)
+    hold = kind.hold(table)
+    if hold is not None:
+        # RULES.md 9: a tournament's table waits between hands for a move (the clock's sweep
+        # makes it, holdem/services/multi_table.py) or for the other tables; it looks again in
+        # a second.
+        table.next_hand_at = now + timedelta(seconds=HOLD_SECONDS)
+        rows.save_fields(table, ["next_hand_at"])
+        notify_table(table, TableChange("held", {"reason": hold}))
+        return False
     try:
         plan = kind.hand_plan(table=table, seats=seats, rng=random_source())
         if plan is not None:

@@ -18,7 +18,7 @@ from casino.accounts.selectors import frozen_refusal
 from casino.accounts.services import wallet_adjust, wallet_lock
 from casino.errors import DomainError
 from holdem.db import rows
-from holdem.db.locks import LockedTable, table_lock
+from holdem.db.locks import LockedTable
 from holdem.engine.cards import shuffle
 from holdem.engine.names import FIXED_LIMIT
 from holdem.engine.tournament import places_for_busts
@@ -33,6 +33,7 @@ from holdem.models import (
     TableStatus,
     Tournament,
     TournamentEntry,
+    TournamentKind,
     TournamentStatus,
 )
 from holdem.presets import SIT_AND_GO_PRESETS
@@ -42,13 +43,13 @@ from holdem.realtime.broadcast import (
     send_on_commit,
     user_socket_group,
 )
+from holdem.selectors.multi_table import mtt_summary
 from holdem.selectors.tournaments import (
     entry_open_of,
     level_of,
     prize_table,
     sit_and_go_summary,
 )
-from holdem.services.notify import TableChange, notify_table
 from holdem.services.shuffle import RandomSourceFailed, random_source
 
 # RULES.md 8: the first hand is dealt 10 s after the last seat is taken.
@@ -86,7 +87,7 @@ def sit_and_go_open(template: SitGoTemplate) -> Tournament:
         payouts=list(template.payouts),
         **{name: getattr(template, name) for name in _COPIED},
     )
-    _lobby_announce(tournament)
+    lobby_announce(tournament)
     return tournament
 
 
@@ -120,7 +121,7 @@ def sit_and_go_presets_seed() -> int:
     return SitGoTemplate.objects.filter(active=True).count()
 
 
-def _tournament_locked(tournament_id: int) -> Tournament:
+def tournament_locked(tournament_id: int) -> Tournament:
     tournament = Tournament.objects.select_for_update(no_key=True).filter(pk=tournament_id).first()
     if tournament is None:
         raise DomainError("no_such_tournament", "that tournament does not exist")
@@ -132,7 +133,9 @@ def tournament_register(*, tournament_id: int, user: User) -> Tournament:
     lines. One tournament at a time, and not while seated in a room. The last seat taken starts
     it, in the same transaction."""
     with transaction.atomic():
-        tournament = _tournament_locked(tournament_id)
+        tournament = tournament_locked(tournament_id)
+        if tournament.kind != TournamentKind.SIT_AND_GO:
+            raise DomainError("not_sit_and_go", "this tournament is not a Sit & Go")
         if tournament.status != TournamentStatus.REGISTERING:
             raise DomainError("tournament_started", "this Sit & Go is no longer taking entries")
         # The wallet lock serialises one player registering twice, or registering while sitting
@@ -182,14 +185,14 @@ def tournament_register(*, tournament_id: int, user: User) -> Tournament:
         if taken + 1 == tournament.seats:
             _tournament_start(tournament, now)
         else:
-            _lobby_announce(tournament)
+            lobby_announce(tournament)
     return tournament
 
 
 def tournament_unregister(*, tournament_id: int, user: User) -> Tournament:
     """RULES.md 8: before the start, the buy-in and the fee come back (two ledger lines)."""
     with transaction.atomic():
-        tournament = _tournament_locked(tournament_id)
+        tournament = tournament_locked(tournament_id)
         entry = tournament.entries.filter(user=user).first()
         if entry is None:
             raise DomainError("not_registered", "you are not registered in this Sit & Go")
@@ -198,9 +201,9 @@ def tournament_unregister(*, tournament_id: int, user: User) -> Tournament:
                 "tournament_started", "this Sit & Go has started: registrations are final"
             )
         wallet_lock(user_ids=[user.pk])
-        _refund(tournament, entry, why="Unregistered")
+        refund(tournament, entry, why="Unregistered")
         entry.delete()
-        _lobby_announce(tournament)
+        lobby_announce(tournament)
     return tournament
 
 
@@ -208,7 +211,7 @@ def tournament_cancel(*, tournament_id: int, actor: User) -> Tournament:
     """Staff cancel a Sit & Go before it starts: every registration is refunded. One that has
     started cannot be cancelled (its chips are in play)."""
     with transaction.atomic():
-        tournament = _tournament_locked(tournament_id)
+        tournament = tournament_locked(tournament_id)
         if tournament.status != TournamentStatus.REGISTERING:
             raise DomainError(
                 "tournament_started", "only a Sit & Go that has not started can be cancelled"
@@ -216,17 +219,17 @@ def tournament_cancel(*, tournament_id: int, actor: User) -> Tournament:
         entries = list(tournament.entries.select_related("user"))
         wallet_lock(user_ids=[e.user_id for e in entries])
         for entry in entries:
-            _refund(tournament, entry, why=f"Cancelled by {actor.get_username()}")
+            refund(tournament, entry, why=f"Cancelled by {actor.get_username()}")
         tournament.entries.all().delete()
         tournament.status = TournamentStatus.CANCELLED
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])
-        _lobby_announce(tournament)
+        lobby_announce(tournament)
     sit_and_gos_keep_open()
     return tournament
 
 
-def _refund(tournament: Tournament, entry: TournamentEntry, *, why: str) -> None:
+def refund(tournament: Tournament, entry: TournamentEntry, *, why: str) -> None:
     label = f"{tournament.name} #{tournament.pk}"
     for amount, part in ((tournament.buy_in, "buy-in"), (tournament.fee, "fee")):
         if amount:
@@ -278,6 +281,7 @@ def _tournament_start(tournament: Tournament, now: datetime) -> None:
         countdown_full_seconds=BETWEEN_HANDS_SECONDS,
         auto_muck=tournament.auto_muck,
         next_hand_at=first_hand_at,
+        tournament=tournament,
     )
     for entry, number in zip(entries, numbers):
         Seat.objects.create(
@@ -291,7 +295,6 @@ def _tournament_start(tournament: Tournament, now: datetime) -> None:
         entry.seat = number
     rows.save_many(entries, ["seat"])
     tournament.status = TournamentStatus.RUNNING
-    tournament.table = table
     tournament.started_at = now
     tournament.entrants = len(entries)
     tournament.prize_pool = tournament.buy_in * len(entries)
@@ -301,7 +304,6 @@ def _tournament_start(tournament: Tournament, now: datetime) -> None:
     tournament.save(
         update_fields=[
             "status",
-            "table",
             "started_at",
             "entrants",
             "prize_pool",
@@ -319,10 +321,11 @@ def _tournament_start(tournament: Tournament, now: datetime) -> None:
         },
     }
     send_on_commit([(user_socket_group(e.user_id), frame_message(started)) for e in entries])
-    _lobby_announce(tournament)
+    lobby_announce(tournament)
     # RULES.md 8: there is always one taking entries.
-    if tournament.template.active:
-        sit_and_go_open(tournament.template)
+    template = tournament.template
+    if template is not None and template.active:
+        sit_and_go_open(template)
 
 
 def tournament_hand_ended(
@@ -331,7 +334,8 @@ def tournament_hand_ended(
     """RULES.md 8: the players left with no chips are out, placed and paid at once; the last
     one with chips wins what is left of the pool, and the tournament is over (the table closes
     as the hand's end stands the winner up). The caller holds the table lock."""
-    tournament = Tournament.objects.select_for_update(no_key=True).get(table_id=table.pk)
+    assert table.tournament_id is not None  # a tournament's table
+    tournament = tournament_locked(table.tournament_id)
     if tournament.status != TournamentStatus.RUNNING:
         return
     before = {p["seat"]: p["stack_before"] for p in record.players}
@@ -367,7 +371,7 @@ def tournament_hand_ended(
         table.next_hand_at = None
         rows.save_fields(table, ["status", "next_hand_at"])
     tournament.save(update_fields=["prizes_paid", "status", "finished_at", "level_ends_at"])
-    _lobby_announce(tournament)
+    lobby_announce(tournament)
 
 
 def _place(
@@ -386,7 +390,7 @@ def _place(
             amount=prize,
             kind=LedgerKind.TOURNAMENT_PRIZE,
             reason=f"{ordinal(place)} place in {tournament.name} #{tournament.pk}",
-            table_id=tournament.table_id,
+            table_id=record.table_id,
         )
         tournament.prizes_paid += prize
 
@@ -400,35 +404,11 @@ def tournament_levels_extend(*, silent_since: datetime, now: datetime) -> int:
     ).update(level_ends_at=F("level_ends_at") + (now - silent_since))
 
 
-def tournament_levels_fire_due(now: datetime) -> int:
-    """RULES.md 8: the levels whose time is up move on (the next hand dealt plays the new
-    blinds). Returns how many moved."""
-    due = Tournament.objects.filter(status=TournamentStatus.RUNNING, level_ends_at__lte=now)
-    moved = 0
-    for tournament_id, table_id in list(due.values_list("pk", "table_id")):
-        with transaction.atomic():
-            table = table_lock(table_id)
-            tournament = _tournament_locked(tournament_id)
-            ends = tournament.level_ends_at
-            if tournament.status != TournamentStatus.RUNNING or ends is None or ends > now:
-                continue
-            tournament.level += 1
-            tournament.level_ends_at = max(ends, now) + timedelta(seconds=tournament.level_seconds)
-            tournament.save(update_fields=["level", "level_ends_at"])
-            level = level_of(tournament, tournament.level)
-            # The room's stakes show the level in force.
-            table.small_blind, table.big_blind = level["small_blind"], level["big_blind"]
-            fields = ["small_blind", "big_blind"]
-            if table.structure == FIXED_LIMIT:
-                table.small_bet, table.big_bet = level["big_blind"], 2 * level["big_blind"]
-                fields += ["small_bet", "big_bet"]
-            rows.save_fields(table, fields)
-            notify_table(table, TableChange("level", level))
-            moved += 1
-    return moved
-
-
-def _lobby_announce(tournament: Tournament) -> None:
-    """After commit, the Sit & Go as the lobby lists it (docs/protocol.md, `sit_and_go`)."""
-    frame = {"type": "sit_and_go", "sit_and_go": sit_and_go_summary(tournament)}
+def lobby_announce(tournament: Tournament) -> None:
+    """After commit, the tournament as the lobby lists it (docs/protocol.md, `sit_and_go` and
+    `tournament`)."""
+    if tournament.kind == TournamentKind.SCHEDULED:
+        frame = {"type": "tournament", "tournament": mtt_summary(tournament)}
+    else:
+        frame = {"type": "sit_and_go", "sit_and_go": sit_and_go_summary(tournament)}
     send_on_commit([(LOBBY_GROUP, frame_message(frame))])

@@ -38,6 +38,8 @@ def test_the_registry_declares_each_kind_once_under_the_names_the_clock_returns(
         "offers_lapsed",
         "levels",
         "sit_and_gos_opened",
+        "tournaments_started",
+        "players_moved",
     }
     assert set(deadlines_fire_due()) == KEYS
 

@@ -95,6 +95,9 @@ class StandInTournament:
     def hand_ended(self, table, *, record, seats, now) -> None:
         return None
 
+    def hold(self, table) -> str | None:
+        return None
+
 
 @pytest.fixture
 def stand_in(monkeypatch) -> StandInTournament:

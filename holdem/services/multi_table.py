@@ -1,0 +1,803 @@
+"""Multi-table tournaments (RULES.md 9): scheduling, registration (late and re-entry), the start
+over as few tables as hold the entrants, balancing and breaking tables between hands, hand for
+hand on the bubble, one level clock for every table, and the places and prizes across tables.
+The arithmetic of where players sit is holdem/engine/tournament_tables.py; what a Sit & Go and a
+multi-table tournament share (refunds, the level clock, the lobby frame) is
+holdem/services/tournaments.py.
+
+Lock order (docs/decisions.md, Tournaments): the tournament's tables in increasing id, then the
+tournament row, then wallets. A table's own transaction (an action, the end of a hand, a deal)
+holds that table and may take the tournament row after it, never a second table: whatever needs
+two tables (a move, a break, a late entrant, a level) starts again from the first of them.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from casino.accounts.models import LedgerKind, User
+from casino.accounts.selectors import frozen_refusal
+from casino.accounts.services import wallet_adjust, wallet_lock
+from casino.errors import DomainError
+from holdem.db import rows
+from holdem.db.locks import LockedTable, table_lock
+from holdem.engine.names import FIXED_LIMIT
+from holdem.engine.tournament import places_for_busts
+from holdem.engine.tournament_tables import (
+    Move,
+    TableSeats,
+    balance_moves,
+    break_moves,
+    hand_for_hand,
+    late_entry_table,
+    paid_places,
+    seat_nearest_big_blind,
+    seating_at_start,
+    table_to_break,
+)
+from holdem.models import (
+    Disconnect,
+    Entry,
+    HandRecord,
+    Seat,
+    Table,
+    TableKind,
+    TableStatus,
+    Tournament,
+    TournamentEntry,
+    TournamentKind,
+    TournamentStatus,
+)
+from holdem.realtime.broadcast import frame_message, send_on_commit, user_socket_group
+from holdem.selectors.multi_table import mtt_prize_table, registration_open
+from holdem.selectors.tournaments import entry_open_of, level_of
+from holdem.services.notify import TableChange, notify_table
+from holdem.services.shuffle import RandomSourceFailed, random_source
+from holdem.services.tournaments import (
+    BETWEEN_HANDS_SECONDS,
+    FIRST_HAND_SECONDS,
+    lobby_announce,
+    ordinal,
+    refund,
+    tournament_locked,
+)
+
+
+def _label(tournament: Tournament) -> str:
+    return f"{tournament.name} #{tournament.pk}"
+
+
+def tournament_schedule(
+    *,
+    name: str,
+    starts_at: datetime,
+    buy_in: int,
+    fee: int = 0,
+    seats: int = 9,
+    starting_stack: int = 3000,
+    level_seconds: int = 600,
+    structure: str = "no_limit",
+    blind_schedule: Sequence[Sequence[int]] = (),
+    late_registration_levels: int = 4,
+    re_entries: int = 0,
+    max_entrants: int | None = None,
+    repeat_daily: bool = False,
+    turn_seconds: int = 60,
+    time_bank_seconds: int = 30,
+    auto_muck: bool = True,
+) -> Tournament:
+    """Staff schedule a multi-table tournament (RULES.md 9); the lobby lists it at once."""
+    tournament = Tournament(
+        kind=TournamentKind.SCHEDULED,
+        name=name,
+        starts_at=starts_at,
+        buy_in=buy_in,
+        fee=fee,
+        seats=seats,
+        starting_stack=starting_stack,
+        level_seconds=level_seconds,
+        structure=structure,
+        blind_schedule=[list(level) for level in blind_schedule],
+        payouts=[],
+        late_registration_levels=late_registration_levels,
+        re_entries=re_entries,
+        max_entrants=max_entrants,
+        repeat_daily=repeat_daily,
+        turn_seconds=turn_seconds,
+        time_bank_seconds=time_bank_seconds,
+        auto_muck=auto_muck,
+    )
+    tournament_check(tournament)
+    tournament.save()
+    lobby_announce(tournament)
+    return tournament
+
+
+def tournament_check(tournament: Tournament) -> None:
+    """Why a scheduled tournament's figures cannot be played (DomainError), or nothing."""
+    level_of(tournament, 0)  # raises on a malformed schedule
+    if not 2 <= tournament.seats <= 10:
+        raise DomainError("bad_tournament", "a table has 2 to 10 seats")
+    if tournament.buy_in < 1 or tournament.starting_stack < 2 or tournament.level_seconds < 1:
+        raise DomainError(
+            "bad_tournament", "the buy-in, the starting stack and the level must be positive"
+        )
+    if tournament.max_entrants is not None and tournament.max_entrants < 2:
+        raise DomainError("bad_tournament", "a tournament needs room for two entrants or more")
+
+
+def _tables_locked(tournament_id: int) -> list[LockedTable]:
+    """Lock the tournament's tables still playing, in increasing id (the lock order)."""
+    ids = Table.objects.filter(tournament_id=tournament_id).exclude(status=TableStatus.CLOSED)
+    return [table_lock(pk) for pk in sorted(ids.values_list("pk", flat=True))]
+
+
+def mtt_register(*, tournament_id: int, user: User, now: datetime | None = None) -> Tournament:
+    """RULES.md 9: enter a scheduled tournament before it starts, or late while registration is
+    open (seated at once at the table with the fewest players), or again after being knocked out
+    where the tournament allows re-entry. The buy-in and fee leave the wallet as two ledger
+    lines."""
+    now = now or timezone.now()
+    for _attempt in range(3):
+        with transaction.atomic():
+            tables = _tables_locked(tournament_id)
+            tournament = tournament_locked(tournament_id)
+            if tournament.status == TournamentStatus.RUNNING and not tables:
+                continue  # it started after the tables were read: lock them, then register
+            return _register(tournament, tables, user, now)
+    raise DomainError("busy", "the tournament is starting; try again in a moment")
+
+
+def _register(
+    tournament: Tournament, tables: list[LockedTable], user: User, now: datetime
+) -> Tournament:
+    if tournament.kind != TournamentKind.SCHEDULED:
+        raise DomainError("not_scheduled", "this is a Sit & Go: register in its lobby row")
+    late = tournament.status == TournamentStatus.RUNNING
+    if tournament.status != TournamentStatus.REGISTERING and not (
+        late and registration_open(tournament)
+    ):
+        raise DomainError("registration_closed", "this tournament no longer takes entries")
+    wallet = wallet_lock(user_ids=[user.pk])[user.pk]
+    frozen = frozen_refusal(user=user)
+    if frozen is not None:
+        raise frozen
+    mine = entry_open_of(user)
+    if mine is not None:
+        if mine.tournament_id == tournament.pk:
+            raise DomainError("already_registered", "you are already in this tournament")
+        raise DomainError(
+            "registered_elsewhere",
+            f"you are already in {mine.tournament.name} (#{mine.tournament_id}); "
+            "one tournament at a time",
+        )
+    if Seat.objects.filter(user=user).exists():
+        raise DomainError("seated_elsewhere", "you sit at a table; leave it before you register")
+    before = tournament.entries.filter(user=user).count()
+    if before > tournament.re_entries:
+        raise DomainError(
+            "no_re_entry",
+            "you have used every re-entry this tournament allows"
+            if tournament.re_entries
+            else "this tournament allows no re-entry",
+        )
+    most = tournament.max_entrants
+    if most is not None and tournament.entries.count() >= most:
+        raise DomainError("tournament_full", "this tournament has taken all its entries")
+    cost = tournament.buy_in + tournament.fee
+    if wallet.balance < cost:
+        raise DomainError(
+            "insufficient_chips",
+            f"the buy-in and fee are {cost:,} chips; you have {wallet.balance:,}",
+        )
+    label = _label(tournament)
+    again = " (re-entry)" if before else ""
+    wallet_adjust(
+        user=user,
+        amount=-tournament.buy_in,
+        kind=LedgerKind.TOURNAMENT_BUY_IN,
+        reason=f"Buy-in{again}: {label}",
+    )
+    if tournament.fee:
+        wallet_adjust(
+            user=user,
+            amount=-tournament.fee,
+            kind=LedgerKind.TOURNAMENT_FEE,
+            reason=f"Fee{again}: {label}",
+        )
+    entry = TournamentEntry.objects.create(
+        tournament=tournament, user=user, number=before + 1, registered_at=now
+    )
+    if late:
+        tournament.entrants += 1
+        tournament.prize_pool += tournament.buy_in
+        tournament.save(update_fields=["entrants", "prize_pool"])
+        _seat_late_entrant(tournament, tables, entry, now)
+    lobby_announce(tournament)
+    return tournament
+
+
+def _table_seats(tables: Iterable[Table], seats: Iterable[tuple[int, int]]) -> list[TableSeats]:
+    taken: dict[int, list[int]] = {t.pk: [] for t in tables}
+    for table_id, number in seats:
+        if table_id in taken:
+            taken[table_id].append(number)
+    return [TableSeats(t.pk, t.seats, tuple(sorted(taken[t.pk])), t.big_blind_seat) for t in tables]
+
+
+def _seats_of(tables: Sequence[Table]) -> list[TableSeats]:
+    pairs = Seat.objects.filter(table__in=[t.pk for t in tables]).values_list("table_id", "number")
+    return _table_seats(tables, pairs)
+
+
+def _seat_late_entrant(
+    tournament: Tournament, tables: list[LockedTable], entry: TournamentEntry, now: datetime
+) -> None:
+    """RULES.md 9: a late entrant takes the starting stack at the table with the fewest players
+    and waits for the big blind (RULES.md 2); with every table full, a new table opens and the
+    balancing fills it."""
+    state = _seats_of(tables)
+    if any(t.free for t in state):
+        target_id = late_entry_table(state)
+        target = next(t for t in tables if t.pk == target_id)
+        number = seat_nearest_big_blind(next(t for t in state if t.table == target_id))
+    else:
+        target = _table_open(tournament, len(tables) + 1, now)
+        tables.append(target)
+        number = 0
+    seat = Seat.objects.create(
+        table=target,
+        number=number,
+        user=entry.user,
+        stack=tournament.starting_stack,
+        auto_muck=entry.user.auto_muck,
+        time_bank_ms=tournament.time_bank_seconds * 1000,
+        waiting_for_big_blind=True,
+    )
+    _countdown_if_idle(target, now)
+    notify_table(
+        target,
+        TableChange(
+            "seated",
+            {"seat": number, "username": entry.user.username, "stack": seat.stack},
+        ),
+    )
+    _tell_player(tournament, entry.user_id, target, "tournament_started")
+
+
+def _table_open(tournament: Tournament, number: int, now: datetime) -> LockedTable:
+    """A new table of the tournament (its `number`-th), at the level in force."""
+    level = level_of(tournament, tournament.level)
+    fixed_limit = tournament.structure == FIXED_LIMIT
+    table = Table.objects.create(
+        name=f"{tournament.name} #{tournament.pk} · table {number}",
+        kind=TableKind.TOURNAMENT,
+        tournament=tournament,
+        seats=tournament.seats,
+        structure=tournament.structure,
+        blinds="fixed",
+        small_blind=level["small_blind"],
+        big_blind=level["big_blind"],
+        **(
+            {"small_bet": level["big_blind"], "big_bet": 2 * level["big_blind"], "raise_cap": 3}
+            if fixed_limit
+            else {"raise_cap": None}
+        ),
+        min_buy_in=0,
+        max_buy_in=None,
+        entry=Entry.NEXT_HAND,
+        disconnect=Disconnect.CHECK_FOLD,  # no all-in protection in tournaments (RULES.md 8)
+        turn_seconds=tournament.turn_seconds,
+        time_bank_seconds=tournament.time_bank_seconds,
+        countdown_seconds=BETWEEN_HANDS_SECONDS,
+        countdown_full_seconds=BETWEEN_HANDS_SECONDS,
+        auto_muck=tournament.auto_muck,
+        tournament_round=tournament.hand_round,
+    )
+    return table_lock(table.pk)
+
+
+def _countdown_if_idle(table: LockedTable, now: datetime) -> None:
+    """A table between hands with two players or more and no countdown gets one."""
+    if table.in_hand or table.next_hand_at is not None or table.status != TableStatus.OPEN:
+        return
+    if Seat.objects.filter(table=table, stack__gt=0).count() >= 2:
+        table.next_hand_at = now + timedelta(seconds=BETWEEN_HANDS_SECONDS)
+        rows.save_fields(table, ["next_hand_at"])
+
+
+def _tell_player(tournament: Tournament, user_id: int, table: Table, kind: str) -> None:
+    """After commit, the player's own socket hears where they play now (their pages follow)."""
+    frame = {
+        "type": kind,
+        "tournament": {
+            "id": tournament.pk,
+            "name": tournament.name,
+            "table_id": table.pk,
+            "table_url": f"/tables/{table.pk}/",
+        },
+    }
+    send_on_commit([(user_socket_group(user_id), frame_message(frame))])
+
+
+def tournaments_start_due(now: datetime) -> int:
+    """RULES.md 9: the scheduled tournaments whose time has come start (two entrants or more) or
+    are cancelled with every entry refunded. Returns how many started or were cancelled."""
+    due = Tournament.objects.filter(
+        kind=TournamentKind.SCHEDULED, status=TournamentStatus.REGISTERING, starts_at__lte=now
+    )
+    done = 0
+    for tournament_id in list(due.values_list("pk", flat=True)):
+        with transaction.atomic():
+            tournament = tournament_locked(tournament_id)
+            if tournament.status != TournamentStatus.REGISTERING:
+                continue
+            entries = list(tournament.entries.select_related("user").order_by("id"))
+            if len(entries) < 2:
+                _cancel(tournament, entries, now, why="Fewer than two entrants")
+            else:
+                try:
+                    _start(tournament, entries, now)
+                except RandomSourceFailed:
+                    continue  # docs/fairness.md: no draw from anything else; next second
+            if tournament.repeat_daily:
+                _schedule_next_day(tournament)
+            done += 1
+    return done
+
+
+def _cancel(
+    tournament: Tournament, entries: list[TournamentEntry], now: datetime, *, why: str
+) -> None:
+    wallet_lock(user_ids=[e.user_id for e in entries])
+    for entry in entries:
+        refund(tournament, entry, why=why)
+    tournament.entries.all().delete()
+    tournament.status = TournamentStatus.CANCELLED
+    tournament.finished_at = now
+    tournament.save(update_fields=["status", "finished_at"])
+    lobby_announce(tournament)
+
+
+def _schedule_next_day(tournament: Tournament) -> None:
+    assert tournament.starts_at is not None
+    starts_at = tournament.starts_at + timedelta(days=1)
+    copies = Tournament.objects.filter(
+        kind=TournamentKind.SCHEDULED, name=tournament.name, starts_at=starts_at
+    )
+    if copies.exists():
+        return
+    copy = Tournament.objects.get(pk=tournament.pk)
+    copy.pk = None
+    copy.status = TournamentStatus.REGISTERING
+    copy.starts_at = starts_at
+    for name, value in (
+        ("level", 0),
+        ("level_ends_at", None),
+        ("entrants", 0),
+        ("prize_pool", 0),
+        ("prizes_paid", 0),
+        ("hand_for_hand", False),
+        ("hand_round", 0),
+        ("started_at", None),
+        ("finished_at", None),
+    ):
+        setattr(copy, name, value)
+    copy.save()
+    lobby_announce(copy)
+
+
+def _start(tournament: Tournament, entries: list[TournamentEntry], now: datetime) -> None:
+    """RULES.md 9: the entrants at random over as few tables as hold them, the first hands 10 s
+    away, the level clock started, the players told where they sit."""
+    seating = seating_at_start(entries, tournament.seats, random_source())
+    first_hand_at = now + timedelta(seconds=FIRST_HAND_SECONDS)
+    tournament.status = TournamentStatus.RUNNING
+    tournament.started_at = now
+    tournament.entrants = len(entries)
+    tournament.prize_pool = tournament.buy_in * len(entries)
+    tournament.level = 0
+    tournament.level_ends_at = first_hand_at + timedelta(seconds=tournament.level_seconds)
+    tournament.save(
+        update_fields=["status", "started_at", "entrants", "prize_pool", "level", "level_ends_at"]
+    )
+    for index, seated in enumerate(seating, start=1):
+        table = _table_open(tournament, index, now)
+        Seat.objects.bulk_create(
+            Seat(
+                table=table,
+                number=number,
+                user=entry.user,
+                stack=tournament.starting_stack,
+                auto_muck=entry.user.auto_muck,
+                time_bank_ms=tournament.time_bank_seconds * 1000,
+            )
+            for number, entry in seated
+        )
+        table.next_hand_at = first_hand_at
+        rows.save_fields(table, ["next_hand_at"])
+        for _number, entry in seated:
+            _tell_player(tournament, entry.user_id, table, "tournament_started")
+    lobby_announce(tournament)
+
+
+# -- between hands: holds, moves, breaks ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hold:
+    """Why a table of a tournament does not deal now (it looks again in HOLD_SECONDS)."""
+
+    reason: str  # "balancing" or "hand_for_hand"
+
+
+def mtt_hold(table: LockedTable) -> Hold | None:
+    """RULES.md 9: whether `table` (locked, between hands) must wait instead of dealing: it has
+    a player to give up or is breaking, or hand for hand has it wait for the other tables. Read
+    without their locks; tournament_rebalance decides again under them."""
+    assert table.tournament_id is not None  # a tournament's table
+    tournament = Tournament.objects.get(pk=table.tournament_id)
+    if tournament.status != TournamentStatus.RUNNING:
+        return None
+    others = list(
+        Table.objects.filter(tournament=tournament, status=TableStatus.OPEN).only(
+            "id", "seats", "big_blind_seat", "hand_state", "tournament_round"
+        )
+    )
+    if tournament.hand_for_hand:
+        if table.tournament_round >= tournament.hand_round:
+            return Hold("hand_for_hand")
+        behind = [t for t in others if t.in_hand and t.tournament_round < tournament.hand_round]
+        if behind:
+            return Hold("hand_for_hand")
+    state = _seats_of(others)
+    if table_to_break(state) == table.pk:
+        return Hold("balancing")
+    if any(move.from_table == table.pk for move in balance_moves(state)):
+        return Hold("balancing")
+    return None
+
+
+def mtt_dealing(table: LockedTable) -> None:
+    """The table deals (mtt_hold let it): in hand for hand, the hand is the current round's."""
+    assert table.tournament_id is not None  # a tournament's table
+    tournament = Tournament.objects.only("hand_for_hand", "hand_round").get(pk=table.tournament_id)
+    if tournament.hand_for_hand and table.tournament_round != tournament.hand_round:
+        table.tournament_round = tournament.hand_round
+        rows.save_fields(table, ["tournament_round"])
+
+
+def tournaments_rebalance_due(now: datetime) -> int:
+    """The clock's sweep: every running multi-table tournament whose tables need a move or a
+    break that can be made now (its source between hands) gets it. Read first without locks,
+    so a second with nothing to do costs two queries a tournament. Returns the players moved."""
+    running = Tournament.objects.filter(
+        kind=TournamentKind.SCHEDULED, status=TournamentStatus.RUNNING
+    ).values_list("pk", "hand_for_hand")
+    moved = 0
+    for tournament_id, in_step in list(running):
+        tables = list(
+            Table.objects.filter(tournament_id=tournament_id, status=TableStatus.OPEN).only(
+                "id", "seats", "big_blind_seat", "hand_state"
+            )
+        )
+        if len(tables) < 2 or (in_step and any(t.in_hand for t in tables)):
+            continue
+        between = {t.pk for t in tables if not t.in_hand}
+        state = _seats_of(tables)
+        breaking = table_to_break(state)
+        sources = (
+            {breaking} if breaking is not None else {m.from_table for m in balance_moves(state)}
+        )
+        if sources & between:
+            moved += tournament_rebalance(tournament_id, now)
+    return moved
+
+
+def tournament_rebalance(tournament_id: int, now: datetime | None = None) -> int:
+    """RULES.md 9: carry out the moves the tournament's tables need now, under their locks: break
+    the table whose players fit elsewhere, else balance; a player moves only from a table between
+    hands (a table in a hand gives its player up once it ends). In hand for hand, only between
+    rounds. Returns the number of players moved."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tables = _tables_locked(tournament_id)
+        tournament = tournament_locked(tournament_id)
+        if tournament.status != TournamentStatus.RUNNING or len(tables) < 2:
+            return 0
+        if tournament.hand_for_hand and any(t.in_hand for t in tables):
+            return 0
+        by_id = {t.pk: t for t in tables}
+        state = _seats_of(tables)
+        breaking = table_to_break(state)
+        if breaking is not None and not by_id[breaking].in_hand:
+            moves = break_moves(state, breaking)
+        else:
+            breaking = None
+            moves = []
+            for move in balance_moves(state):
+                if by_id[move.from_table].in_hand:
+                    break  # the moves after it were worked out with it made
+                moves.append(move)
+        seats = {
+            (s.table_id, s.number): s
+            for s in Seat.objects.select_for_update()
+            .filter(table__in=list(by_id))
+            .select_related("user")
+            .order_by("pk")
+        }
+        for move in moves:
+            _move(tournament, seats.pop((move.from_table, move.from_seat)), by_id, move, now)
+        if breaking is not None:
+            closing = by_id[breaking]
+            closing.status = TableStatus.CLOSED
+            closing.next_hand_at = None
+            rows.save_fields(closing, ["status", "next_hand_at"])
+            notify_table(closing, TableChange("closed"))
+        if moves:
+            lobby_announce(tournament)
+        return len(moves)
+
+
+def _move(
+    tournament: Tournament, seat: Seat, tables: dict[int, LockedTable], move: Move, now: datetime
+) -> None:
+    """One player and their chips from one table to a free seat of another, between hands there:
+    dealt in at the target's next hand, as RULES.md 9 says."""
+    from_table, to_table, to_seat = tables[move.from_table], tables[move.to_table], move.to_seat
+    user = seat.user
+    kept = {
+        name: getattr(seat, name)
+        for name in (
+            "stack",
+            "sitting_out",
+            "disconnected",
+            "connection_lost_at",
+            "auto_muck",
+            "time_bank_ms",
+            "timeouts_in_row",
+            "sat_out_idle",
+        )
+    }
+    seat.delete()
+    notify_table(
+        from_table,
+        TableChange(
+            "moved_out",
+            {"seat": seat.number, "username": user.username, "to_table": to_table.pk},
+            also_tell=(user,),
+        ),
+    )
+    Seat.objects.create(table=to_table, number=to_seat, user=user, **kept)
+    _countdown_if_idle(to_table, now)
+    notify_table(
+        to_table,
+        TableChange(
+            "moved_in",
+            {
+                "seat": to_seat,
+                "username": user.username,
+                "stack": kept["stack"],
+                "from_table": from_table.pk,
+            },
+        ),
+    )
+    _tell_player(tournament, user.pk, to_table, "tournament_moved")
+
+
+# -- the end of a hand: places, prizes, hand for hand ------------------------------------------
+
+
+def mtt_hand_ended(
+    table: LockedTable, *, record: HandRecord, seats: Sequence[Seat], now: datetime
+) -> None:
+    """RULES.md 9: the players of this table left without chips are out. Their places are given
+    now, or, in hand for hand, once every table has finished the round (placed together by the
+    chips they began their hands with), or, while late registration is open, when it closes
+    (more entrants may yet come). The caller holds the table lock."""
+    assert table.tournament_id is not None  # a tournament's table
+    tournament = tournament_locked(table.tournament_id)
+    if tournament.status != TournamentStatus.RUNNING:
+        return
+    before = {p["seat"]: p["stack_before"] for p in record.players}
+    out = [s for s in seats if s.stack == 0 and s.number in before]
+    if out:
+        live = {
+            e.user_id: e
+            for e in tournament.entries.filter(
+                user_id__in=[s.user_id for s in out], finished_at__isnull=True
+            )
+        }
+        for seat in out:
+            entry = live[seat.user_id]
+            entry.finished_at, entry.out_in_hand = now, record
+            entry.out_chips = before[seat.number]
+            entry.out_round = tournament.hand_round if tournament.hand_for_hand else None
+            entry.save(update_fields=["finished_at", "out_in_hand", "out_chips", "out_round"])
+    _settle(tournament, now, table=table)
+
+
+def _settle(tournament: Tournament, now: datetime, *, table: LockedTable | None = None) -> None:
+    """Give the places that can be given now, end the tournament when one player is left, and
+    start or end hand for hand. The caller holds the tournament row (and `table`, if any)."""
+    alive = tournament.entries.filter(finished_at__isnull=True).count()
+    pending = list(
+        tournament.entries.filter(finished_at__isnull=False, place__isnull=True)
+        .select_related("user", "out_in_hand")
+        .order_by("finished_at", "id")
+    )
+    if alive <= 1:
+        _place_groups(tournament, _groups(pending), now)
+        _finish(tournament, now, table)
+        return
+    if registration_open(tournament):
+        return  # RULES.md 9: places are given when late registration closes
+    if tournament.hand_for_hand:
+        if not _round_over(tournament, table):
+            return
+        _place_groups(tournament, _groups(pending), now)
+        paid = paid_places(tournament.entrants)
+        if hand_for_hand(alive, paid):
+            tournament.hand_round += 1
+        else:
+            tournament.hand_for_hand = False
+        tournament.save(update_fields=["hand_round", "hand_for_hand", "prizes_paid"])
+        lobby_announce(tournament)
+        return
+    _place_groups(tournament, _groups(pending), now)
+    if hand_for_hand(alive, paid_places(tournament.entrants)):
+        tournament.hand_for_hand = True
+        tournament.hand_round += 1
+    tournament.save(update_fields=["hand_round", "hand_for_hand", "prizes_paid"])
+    if pending:
+        lobby_announce(tournament)
+
+
+def _round_over(tournament: Tournament, table: LockedTable | None) -> bool:
+    """RULES.md 9, hand for hand: every table that can deal has dealt the round's hand and
+    finished it (`table`'s hand is ending now). A table of one player deals nothing: it waits
+    to break or to be joined, and does not hold the round up."""
+    if table is not None and table.tournament_round < tournament.hand_round:
+        return False
+    others = (
+        Table.objects.filter(tournament=tournament, status=TableStatus.OPEN)
+        .exclude(pk=table.pk if table is not None else 0)
+        .annotate(players=Count("seat_set", filter=Q(seat_set__stack__gt=0)))
+    )
+    behind = others.filter(
+        ~Q(hand_state="") | Q(tournament_round__lt=tournament.hand_round, players__gte=2)
+    )
+    return not behind.exists()
+
+
+def _groups(pending: list[TournamentEntry]) -> list[list[TournamentEntry]]:
+    """The players out not yet placed, in the groups that are placed together, earliest out
+    first: those of one round of hand for hand, else those of one hand."""
+    groups: dict[tuple[str, int], list[TournamentEntry]] = {}
+    for entry in pending:
+        if entry.out_round is not None:
+            key = ("round", entry.out_round)
+        else:
+            key = ("hand", entry.out_in_hand_id or 0)
+        groups.setdefault(key, []).append(entry)
+    return list(groups.values())  # dicts keep the order of `pending` (by time out)
+
+
+def _clockwise_key(entry: TournamentEntry) -> tuple[int, int]:
+    """Where the player sat in the hand they went out in, clockwise from its button: the order
+    of the odd chips of a shared prize (RULES.md 8), table by table."""
+    record = entry.out_in_hand
+    if record is None:
+        return (0, 0)
+    seat = next((p["seat"] for p in record.players if p["user_id"] == entry.user_id), 0)
+    size = max(p["seat"] for p in record.players) + 1
+    return (record.table_id, (seat - record.button_seat - 1) % max(size, 1))
+
+
+def _place_groups(
+    tournament: Tournament, groups: list[list[TournamentEntry]], now: datetime
+) -> None:
+    if not groups:
+        return
+    prizes = mtt_prize_table(tournament)
+    placed = tournament.entries.filter(place__isnull=False).count()
+    for group in groups:
+        order = sorted(group, key=_clockwise_key)
+        by_id = {e.pk: e for e in group}
+        decided = places_for_busts(
+            [(e.pk, e.out_chips or 0) for e in group],
+            tournament.entrants - placed,
+            prizes,
+            [e.pk for e in order],
+        )
+        wallet_lock(user_ids=sorted({e.user_id for e in group}))
+        for entry_id, place, prize in decided:
+            _place(tournament, by_id[entry_id], place, prize)
+        placed += len(group)
+
+
+def _place(tournament: Tournament, entry: TournamentEntry, place: int, prize: int) -> None:
+    entry.place, entry.prize = place, prize
+    entry.save(update_fields=["place", "prize"])
+    if prize:
+        wallet_adjust(
+            user=entry.user,
+            amount=prize,
+            kind=LedgerKind.TOURNAMENT_PRIZE,
+            reason=f"{ordinal(place)} place in {_label(tournament)}",
+            table_id=entry.out_in_hand.table_id if entry.out_in_hand else None,
+        )
+        tournament.prizes_paid += prize
+
+
+def _finish(tournament: Tournament, now: datetime, table: LockedTable | None) -> None:
+    """One player left: first place and what is left of the pool; the tournament is over and its
+    tables close (the hand's end stands the winner up)."""
+    winner = tournament.entries.filter(finished_at__isnull=True).select_related("user").first()
+    if winner is not None:
+        wallet_lock(user_ids=[winner.user_id])
+        winner.finished_at = now
+        winner.save(update_fields=["finished_at"])
+        _place(tournament, winner, 1, tournament.prize_pool - tournament.prizes_paid)
+    tournament.status = TournamentStatus.FINISHED
+    tournament.finished_at = now
+    tournament.level_ends_at = None
+    tournament.hand_for_hand = False
+    tournament.save(
+        update_fields=["prizes_paid", "status", "finished_at", "level_ends_at", "hand_for_hand"]
+    )
+    if table is not None:
+        table.status = TableStatus.CLOSING
+        table.next_hand_at = None
+        rows.save_fields(table, ["status", "next_hand_at"])
+    lobby_announce(tournament)
+
+
+# -- the level clock, and the end of late registration ----------------------------------------
+
+
+def tournament_levels_fire_due(now: datetime) -> int:
+    """RULES.md 8 and 9: the levels whose time is up move on, for every table of the tournament
+    at once (the next hand dealt at each plays the new blinds). Returns how many moved."""
+    due = Tournament.objects.filter(status=TournamentStatus.RUNNING, level_ends_at__lte=now)
+    moved = 0
+    for tournament_id in list(due.values_list("pk", flat=True)):
+        with transaction.atomic():
+            # The lock order: the tournament's tables in increasing id, then the tournament.
+            ids = Table.objects.filter(tournament_id=tournament_id).exclude(
+                status=TableStatus.CLOSED
+            )
+            tables = [table_lock(pk) for pk in sorted(ids.values_list("pk", flat=True))]
+            tournament = tournament_locked(tournament_id)
+            ends = tournament.level_ends_at
+            if tournament.status != TournamentStatus.RUNNING or ends is None or ends > now:
+                continue
+            tournament.level += 1
+            tournament.level_ends_at = max(ends, now) + timedelta(seconds=tournament.level_seconds)
+            tournament.save(update_fields=["level", "level_ends_at"])
+            level = level_of(tournament, tournament.level)
+            for table in tables:
+                # The room's stakes show the level in force.
+                table.small_blind, table.big_blind = level["small_blind"], level["big_blind"]
+                fields = ["small_blind", "big_blind"]
+                if table.structure == FIXED_LIMIT:
+                    table.small_bet, table.big_bet = level["big_blind"], 2 * level["big_blind"]
+                    fields += ["small_bet", "big_bet"]
+                rows.save_fields(table, fields)
+                notify_table(table, TableChange("level", level))
+            if tournament.kind == TournamentKind.SCHEDULED:
+                _level_moved(tournament, now)
+            moved += 1
+    return moved
+
+
+def _level_moved(tournament: Tournament, now: datetime) -> None:
+    """The level moved on (the caller holds the tables and the tournament): when it ended late
+    registration, the players out so far get their places, the number of entrants being final."""
+    if tournament.level == tournament.late_registration_levels:
+        _settle(tournament, now)
+        lobby_announce(tournament)
