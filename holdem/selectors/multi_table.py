@@ -37,6 +37,11 @@ def payout_shares(tournament: Tournament, entrants: int) -> tuple[int, ...]:
     return default_payouts(entrants)
 
 
+def places_paid(tournament: Tournament) -> int:
+    """RULES.md 9: how many places the payout table in use pays for the entrants so far."""
+    return len(payout_shares(tournament, max(2, tournament.entrants)))
+
+
 def mtt_prize_table(tournament: Tournament) -> list[int]:
     """RULES.md 9: the prize of each place paid, best first, for the entrants and pool as they
     stand (they grow with late entries until registration closes)."""

@@ -26,7 +26,7 @@ from casino.errors import DomainError
 from holdem.db import rows
 from holdem.db.locks import LockedTable, table_lock
 from holdem.engine.names import FIXED_LIMIT
-from holdem.engine.tournament import places_for_busts
+from holdem.engine.tournament import payout_percents, places_for_busts
 from holdem.engine.tournament_tables import (
     Move,
     TableSeats,
@@ -34,7 +34,6 @@ from holdem.engine.tournament_tables import (
     break_moves,
     hand_for_hand,
     late_entry_table,
-    paid_places,
     seat_nearest_big_blind,
     seating_at_start,
     table_to_break,
@@ -53,7 +52,7 @@ from holdem.models import (
     TournamentStatus,
 )
 from holdem.realtime.broadcast import frame_message, send_on_commit, user_socket_group
-from holdem.selectors.multi_table import mtt_prize_table, registration_open
+from holdem.selectors.multi_table import mtt_prize_table, places_paid, registration_open
 from holdem.selectors.tournaments import entry_open_of, level_of
 from holdem.services.notify import TableChange, notify_table
 from holdem.services.shuffle import RandomSourceFailed, random_source
@@ -89,8 +88,11 @@ def tournament_schedule(
     turn_seconds: int = 60,
     time_bank_seconds: int = 30,
     auto_muck: bool = True,
+    payouts: Sequence[Sequence[object]] = (),
 ) -> Tournament:
-    """Staff schedule a multi-table tournament (RULES.md 9); the lobby lists it at once."""
+    """Staff schedule a multi-table tournament (RULES.md 9); the lobby lists it at once.
+    `payouts`: [[up to N entrants, [percent of 1st, 2nd, ...]], ...]; empty: the site's default
+    table (docs/rules.md 9)."""
     tournament = Tournament(
         kind=TournamentKind.SCHEDULED,
         name=name,
@@ -102,7 +104,7 @@ def tournament_schedule(
         level_seconds=level_seconds,
         structure=structure,
         blind_schedule=[list(level) for level in blind_schedule],
-        payouts=[],
+        payouts=[list(row) for row in payouts],
         late_registration_levels=late_registration_levels,
         re_entries=re_entries,
         max_entrants=max_entrants,
@@ -119,7 +121,12 @@ def tournament_schedule(
 
 def tournament_check(tournament: Tournament) -> None:
     """Why a scheduled tournament's figures cannot be played (DomainError), or nothing."""
-    level_of(tournament, 0)  # raises on a malformed schedule
+    try:
+        level_of(tournament, 0)
+        if tournament.payouts:
+            payout_percents(2, tournament.payouts)
+    except ValueError as error:
+        raise DomainError("bad_tournament", str(error)) from None
     if not 2 <= tournament.seats <= 10:
         raise DomainError("bad_tournament", "a table has 2 to 10 seats")
     if tournament.buy_in < 1 or tournament.starting_stack < 2 or tournament.level_seconds < 1:
@@ -158,8 +165,9 @@ def _register(
     if tournament.kind != TournamentKind.SCHEDULED:
         raise DomainError("not_scheduled", "this is a Sit & Go: register in its lobby row")
     late = tournament.status == TournamentStatus.RUNNING
-    if tournament.status != TournamentStatus.REGISTERING and not (
-        late and registration_open(tournament)
+    if not (
+        tournament.status == TournamentStatus.REGISTERING
+        or (late and tournament.level < tournament.late_registration_levels)
     ):
         raise DomainError("registration_closed", "this tournament no longer takes entries")
     wallet = wallet_lock(user_ids=[user.pk])[user.pk]
@@ -296,7 +304,6 @@ def _table_open(tournament: Tournament, number: int, now: datetime) -> LockedTab
         countdown_seconds=BETWEEN_HANDS_SECONDS,
         countdown_full_seconds=BETWEEN_HANDS_SECONDS,
         auto_muck=tournament.auto_muck,
-        tournament_round=tournament.hand_round,
     )
     return table_lock(table.pk)
 
@@ -402,8 +409,23 @@ def _start(tournament: Tournament, entries: list[TournamentEntry], now: datetime
     tournament.prize_pool = tournament.buy_in * len(entries)
     tournament.level = 0
     tournament.level_ends_at = first_hand_at + timedelta(seconds=tournament.level_seconds)
+    # RULES.md 9: a field one player larger than the places paid is on the bubble from the
+    # first hand (once no more can enter).
+    tournament.hand_for_hand = not registration_open(tournament) and hand_for_hand(
+        len(entries), places_paid(tournament)
+    )
+    tournament.hand_round = 1 if tournament.hand_for_hand else 0
     tournament.save(
-        update_fields=["status", "started_at", "entrants", "prize_pool", "level", "level_ends_at"]
+        update_fields=[
+            "status",
+            "started_at",
+            "entrants",
+            "prize_pool",
+            "level",
+            "level_ends_at",
+            "hand_for_hand",
+            "hand_round",
+        ]
     )
     for index, seated in enumerate(seating, start=1):
         table = _table_open(tournament, index, now)
@@ -455,9 +477,13 @@ def mtt_hold(table: LockedTable) -> Hold | None:
         if behind:
             return Hold("hand_for_hand")
     state = _seats_of(others)
-    if table_to_break(state) == table.pk:
+    breaking = table_to_break(state)
+    sources = {breaking} if breaking is not None else {m.from_table for m in balance_moves(state)}
+    if table.pk in sources:
         return Hold("balancing")
-    if any(move.from_table == table.pk for move in balance_moves(state)):
+    if tournament.hand_for_hand and sources:
+        # Between two rounds every table waits for the moves, which need every table between
+        # hands: a table that dealt first would keep them from ever being made.
         return Hold("balancing")
     return None
 
@@ -640,7 +666,7 @@ def _settle(tournament: Tournament, now: datetime, *, table: LockedTable | None 
         if not _round_over(tournament, table):
             return
         _place_groups(tournament, _groups(pending), now)
-        paid = paid_places(tournament.entrants)
+        paid = places_paid(tournament)
         if hand_for_hand(alive, paid):
             tournament.hand_round += 1
         else:
@@ -649,7 +675,7 @@ def _settle(tournament: Tournament, now: datetime, *, table: LockedTable | None 
         lobby_announce(tournament)
         return
     _place_groups(tournament, _groups(pending), now)
-    if hand_for_hand(alive, paid_places(tournament.entrants)):
+    if hand_for_hand(alive, places_paid(tournament)):
         tournament.hand_for_hand = True
         tournament.hand_round += 1
     tournament.save(update_fields=["hand_round", "hand_for_hand", "prizes_paid"])

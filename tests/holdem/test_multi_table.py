@@ -10,6 +10,7 @@ from django.db.models import Sum
 
 from casino.accounts.models import LedgerEntry, LedgerKind
 from casino.accounts.selectors import wallet_balance
+from casino.accounts.services import wallet_adjust
 from casino.errors import DomainError
 from holdem import engine
 from holdem.engine.tournament_tables import default_payouts, paid_places, prizes_of
@@ -26,6 +27,7 @@ from holdem.services import table_act
 from holdem.services.multi_table import mtt_register, tournament_schedule
 from holdem.services.tournaments import tournament_unregister
 from tests.holdem.conftest import chips_everywhere
+from tests.holdem.test_fixed_decks import fixed_deck, rigged  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -293,3 +295,194 @@ def test_unregistering_before_the_start_refunds(scheduled, make_player):
     tournament_unregister(tournament_id=tournament.pk, user=player)
     assert wallet_balance(user=player) == before
     assert not tournament.entries.exists()
+
+
+def seats_at(table):
+    return {s.number: s for s in Seat.objects.filter(table=table).select_related("user")}
+
+
+def test_balancing_moves_the_next_big_blind_of_the_fullest_table_to_the_seat_after_the_big_blind(
+    scheduled, make_player, clock
+):
+    """RULES.md 9: between hands, the player due to be big blind next at the fullest table (the
+    lowest seat before a first hand) moves to the free seat nearest the big blind at the
+    emptiest, with their chips, dealt in at once; until no table has two players more than
+    another."""
+    tournament = register(
+        scheduled(seats=6, late_registration_levels=2), [make_player() for _ in range(12)]
+    )
+    clock.advance(61)  # two full tables of six; their first hands 10 s away
+    first, second = open_tables(tournament)
+    before = {1: seats_at(first), 2: seats_at(second)}
+    late = make_player()
+    mtt_register(tournament_id=tournament.pk, user=late)  # no free seat: a third table opens
+    third = open_tables(tournament)[2]
+    assert {n: s.user for n, s in seats_at(third).items()} == {0: late}
+    clock.advance(1)  # the clock's sweep balances before any table deals
+    assert seated_counts(tournament) == {first.pk: 4, second.pk: 5, third.pk: 4}
+    at_third = seats_at(third)
+    # Seat 0 (the lowest, due to be big blind first) of the first table, then of the second,
+    # then seat 1 of the first: each to the first free seat after the third table's big blind.
+    assert at_third[1].user == before[1][0].user
+    assert at_third[2].user == before[2][0].user
+    assert at_third[3].user == before[1][1].user
+    assert all(
+        at_third[n].stack == 1_000 and not at_third[n].waiting_for_big_blind for n in (1, 2, 3)
+    )
+    assert at_third[0].waiting_for_big_blind  # the late entrant still waits for the big blind
+    check_invariants(tournament)
+
+
+def play_table(table, pattern):
+    """Play the hand in progress at `table` to its end: `pattern(step, legal)` chooses."""
+    steps = 0
+    while table.refresh_from_db() or table.in_hand:
+        legal = engine.legal_actions(engine.state_from_json(table.hand_state))
+        user = Seat.objects.get(table=table, number=legal.seat).user
+        table_act(table_id=table.pk, user=user, action=pattern(steps, legal))
+        steps += 1
+    return steps
+
+
+def all_in_and_call(step, legal):
+    if step == 0:
+        return "all_in"
+    if step == 1:
+        return "call" if "call" in legal.actions else "all_in"
+    return "fold" if "fold" in legal.actions else "check"
+
+
+def fold_to_the_blind(step, legal):
+    return "fold" if "fold" in legal.actions else "check"
+
+
+def test_a_table_breaks_as_soon_as_its_players_fit_elsewhere(scheduled, make_player, clock):
+    """RULES.md 9: once the players of one table fit into the free seats of the others, it
+    breaks: its players go one by one, from the one due to be big blind next, each to the free
+    seat nearest the big blind, with their chips; the table closes."""
+    tournament = register(
+        scheduled(seats=6, late_registration_levels=0), [make_player() for _ in range(7)]
+    )
+    clock.advance(61)
+    bigger, smaller = sorted(open_tables(tournament), key=lambda t: -t.seat_set.count())
+    assert (bigger.seat_set.count(), smaller.seat_set.count()) == (4, 3)
+    clock.advance(10)  # both deal
+    play_table(bigger, fold_to_the_blind)  # nobody out there
+    while smaller.seat_set.count() == 3:
+        play_table(smaller, all_in_and_call)
+        if smaller.seat_set.count() == 3:
+            clock.advance(5)
+            play_table(bigger, fold_to_the_blind)
+    stacks = {s.user_id: s.stack for s in Seat.objects.filter(table=smaller)}
+    assert len(stacks) == 2
+    clock.advance(1)  # the sweep breaks it between hands
+    smaller.refresh_from_db()
+    assert smaller.status == TableStatus.CLOSED and not smaller.seat_set.exists()
+    moved = {s.user_id: s.stack for s in Seat.objects.filter(table=bigger, user_id__in=stacks)}
+    assert moved == stacks  # every chip went with its player
+    assert seated_counts(tournament) == {bigger.pk: 6}
+    check_invariants(tournament)
+
+
+def test_hand_for_hand_waits_for_every_table_and_places_a_round_s_busts_together(
+    scheduled,
+    make_player,
+    clock,
+    fixed_deck,  # noqa: F811
+):
+    """RULES.md 9: when one more bust would leave everyone in the money, no table deals its next
+    hand until every table has finished the one it plays; players out in the same round of
+    hands, at different tables, are placed together by the chips they began the hand with
+    (here equal: they share the prizes of the places they take, RULES.md 8)."""
+    # Every hand: the first dealt (the big blind, heads-up) holds aces and wins; all in and
+    # called with equal stacks, so each table puts one player out.
+    fixed_deck(rigged([["Ah", "Ad"], ["7c", "2d"]], ["Ks", "9h", "4c", "3s", "Jd"]))
+    # Three places paid of four entrants: on the bubble from the first hand, two tables of two.
+    tournament = register(
+        scheduled(seats=2, late_registration_levels=0, payouts=[[4, [50, 30, 20]]]),
+        [make_player() for _ in range(4)],
+    )
+    clock.advance(61)
+    tournament.refresh_from_db()
+    assert tournament.hand_for_hand
+    clock.advance(10)
+    first, second = open_tables(tournament)
+    assert first.in_hand and second.in_hand  # the round's hand at both
+    play_table(first, all_in_and_call)
+    clock.advance(10)  # the first table's countdown has passed: it waits for the second
+    first.refresh_from_db()
+    assert not first.in_hand
+    out = tournament.entries.filter(finished_at__isnull=False)
+    assert out.count() == 1 and out.get().place is None  # not placed: the round is not over
+    play_table(second, all_in_and_call)
+    round_out = list(tournament.entries.filter(finished_at__isnull=False).order_by("id"))
+    assert len(round_out) == 2 and round_out[0].out_round == round_out[1].out_round
+    assert {e.out_in_hand.table_id for e in round_out} == {first.pk, second.pk}
+    assert [e.out_chips for e in round_out] == [1_000, 1_000]
+    assert [e.place for e in round_out] == [3, 3]
+    third_and_fourth = 4_000 * 20 // 100 + 0
+    assert sorted(e.prize for e in round_out) == [third_and_fourth // 2] * 2
+    tournament.refresh_from_db()
+    assert not tournament.hand_for_hand  # two left: both in the money
+    check_invariants(tournament)
+
+
+def test_a_late_entrant_is_dealt_in_when_the_big_blind_reaches_them(scheduled, make_player, clock):
+    """RULES.md 9 and 2: a late entrant sits at the table with the fewest players and is dealt
+    in at the hand where they are the big blind, not before."""
+    tournament = register(
+        scheduled(seats=9, late_registration_levels=3), [make_player() for _ in range(5)]
+    )
+    clock.advance(61)
+    clock.advance(10)
+    (table,) = open_tables(tournament)
+    play_table(table, fold_to_the_blind)
+    late = make_player()
+    mtt_register(tournament_id=tournament.pk, user=late)
+    seat = Seat.objects.get(user=late)
+    assert seat.table_id == table.pk and seat.waiting_for_big_blind
+    for _ in range(8):
+        clock.advance(5)
+        record = HandRecord.objects.get(pk=Table.objects.get(pk=table.pk).hand_id)
+        dealt = {p["user_id"] for p in record.players}
+        if late.pk in dealt:
+            assert record.blinds[1] == seat.number  # their first hand: as the big blind
+            break
+        play_table(table, fold_to_the_blind)
+    else:
+        raise AssertionError("the late entrant was never dealt in")
+    check_invariants(tournament)
+
+
+def test_refused_entries_change_nothing(scheduled, make_player, seated, clock):
+    """RULES.md 9: no entry after registration closes, over max_entrants, while seated in a
+    room, while in another tournament, or without the chips: a clear error, nothing changed."""
+    full = register(scheduled(max_entrants=2), [make_player() for _ in range(2)])
+    broke = make_player()
+    wallet_adjust(
+        user=broke,
+        amount=-wallet_balance(user=broke),
+        kind=LedgerKind.ADMIN_ADJUSTMENT,
+        reason="Emptied for the test",
+    )
+    _table, at_table = seated("nl50", seats=(0, 1))
+    closed = register(scheduled(late_registration_levels=0), [make_player() for _ in range(2)])
+    clock.advance(61)
+    busy = register(scheduled(), [make_player()])
+    in_other = busy.entries.get().user
+    cases = [
+        (full, make_player(), "tournament_full"),
+        (closed, make_player(), "registration_closed"),
+        (full, at_table[0], "seated_elsewhere"),
+    ]
+    cases.append((scheduled(), in_other, "registered_elsewhere"))
+    cases.append((scheduled(), broke, "insufficient_chips"))
+    for tournament, player, code in cases:
+        balance = wallet_balance(user=player)
+        entries = TournamentEntry.objects.count()
+        with pytest.raises(DomainError) as refused:
+            mtt_register(tournament_id=tournament.pk, user=player)
+        assert refused.value.code == code
+        assert wallet_balance(user=player) == balance
+        assert TournamentEntry.objects.count() == entries
+    chips_everywhere()
