@@ -81,7 +81,8 @@ def _header(record: HandRecord) -> list[str]:
             f"PokerStars Hand #{record.pk}: Tournament #{tournament['id']}, "
             f"{tournament['buy_in']}+{tournament['fee']} {game} - Level {level} ({stakes}) "
             f"- {when}",
-            f"Table '{tournament['id']} 1' {record.table.seats}-max {button}",
+            f"Table '{tournament['id']} {tournament.get('table', 1)}' {record.table.seats}-max "
+            f"{button}",
         ]
     return [
         f"PokerStars Hand #{record.pk}: {game} ({stakes}) - {when}",

@@ -302,7 +302,10 @@ class MultiTable(SitAndGo):
     def hand_header(self, table: Table) -> dict[str, Any] | None:
         header = super().hand_header(table)
         assert header is not None
-        return {**header, "table": table.name}
+        # The table's number in the tournament (1 for its first), as hand histories name it.
+        assert table.tournament_id is not None  # a tournament's table
+        earlier = Table.objects.filter(tournament_id=table.tournament_id, pk__lt=table.pk)
+        return {**header, "table": earlier.count() + 1}
 
     def hand_ended(
         self, table: LockedTable, *, record: HandRecord, seats: Sequence[Seat], now: datetime

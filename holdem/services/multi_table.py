@@ -119,6 +119,34 @@ def tournament_schedule(
     return tournament
 
 
+# The demo's daily tournament (manage.py seed_demo, `make run`).
+DEMO_TOURNAMENT = {
+    "name": "Daily Hold'em",
+    "buy_in": 1_000,
+    "fee": 100,
+    "seats": 9,
+    "starting_stack": 3_000,
+    "level_seconds": 300,
+    "late_registration_levels": 4,
+    "re_entries": 1,
+    "repeat_daily": True,
+}
+
+
+def tournament_demo_seed(now: datetime) -> Tournament:
+    """The demo's daily tournament, scheduled at the next whole hour unless one is taking
+    entries; it repeats itself daily from then on."""
+    taking = Tournament.objects.filter(
+        kind=TournamentKind.SCHEDULED,
+        name=DEMO_TOURNAMENT["name"],
+        status=TournamentStatus.REGISTERING,
+    ).first()
+    if taking is not None:
+        return taking
+    starts_at = now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
+    return tournament_schedule(starts_at=starts_at, **DEMO_TOURNAMENT)  # type: ignore[arg-type]
+
+
 def tournament_check(tournament: Tournament) -> None:
     """Why a scheduled tournament's figures cannot be played (DomainError), or nothing."""
     try:

@@ -14,6 +14,7 @@ from casino.accounts.services import wallet_adjust
 from casino.errors import DomainError
 from holdem import engine
 from holdem.engine.tournament_tables import default_payouts, paid_places, prizes_of
+from holdem.history.pokerstars import pokerstars_text
 from holdem.models import (
     HandRecord,
     Seat,
@@ -24,7 +25,7 @@ from holdem.models import (
     TournamentStatus,
 )
 from holdem.services import table_act
-from holdem.services.multi_table import mtt_register, tournament_schedule
+from holdem.services.multi_table import mtt_register, tournament_demo_seed, tournament_schedule
 from holdem.services.tournaments import tournament_unregister
 from tests.holdem.conftest import chips_everywhere
 from tests.holdem.test_fixed_decks import fixed_deck, rigged  # noqa: F401 (a fixture)
@@ -158,6 +159,14 @@ def test_at_the_start_the_entrants_are_seated_at_random_over_the_fewest_tables(
     assert tournament.entrants == 14 and tournament.prize_pool == 14_000
     counts = sorted(seated_counts(tournament).values())
     assert counts == [4, 5, 5]
+    clock.advance(10)
+    # The hand histories name each table by its number in the tournament.
+    for number, table in enumerate(open_tables(tournament), start=1):
+        record = HandRecord.objects.get(pk=Table.objects.get(pk=table.pk).hand_id)
+        play_table(table, fold_to_the_blind)
+        record.refresh_from_db()
+        assert record.tournament["table"] == number
+        assert f"Table '{tournament.pk} {number}' 6-max" in pokerstars_text(record)
     check_invariants(tournament)
 
 
@@ -486,3 +495,45 @@ def test_refused_entries_change_nothing(scheduled, make_player, seated, clock):
         assert wallet_balance(user=player) == balance
         assert TournamentEntry.objects.count() == entries
     chips_everywhere()
+
+
+def test_a_daily_tournament_schedules_the_next_day_when_it_starts(scheduled, make_player, clock):
+    """Staff may repeat a tournament daily: when it starts (or is cancelled for want of
+    entrants), the same tournament is scheduled a day later, once."""
+    tournament = register(scheduled(repeat_daily=True), [make_player() for _ in range(2)])
+    clock.advance(61)
+    clock.advance(1)
+    copies = Tournament.objects.filter(name=tournament.name, status=TournamentStatus.REGISTERING)
+    assert copies.count() == 1
+    copy = copies.get()
+    assert copy.starts_at == tournament.starts_at + timedelta(days=1)
+    assert (copy.buy_in, copy.fee, copy.seats, copy.repeat_daily) == (1_000, 100, 9, True)
+    assert copy.entrants == 0 and not copy.entries.exists() and not tables_of(copy)
+
+
+def test_the_demo_seeds_one_daily_tournament_at_the_next_hour(clock):
+    """manage.py seed_demo (make run): one daily tournament taking entries, at the next whole
+    hour; seeding again makes no second one."""
+    first = tournament_demo_seed(clock.now)
+    assert tournament_demo_seed(clock.now).pk == first.pk
+    assert first.starts_at.minute == 0 and clock.now < first.starts_at
+    assert first.starts_at - clock.now <= timedelta(hours=1)
+    assert first.repeat_daily and first.kind == "scheduled"
+
+
+def test_bad_schedules_are_refused(clock):
+    """A schedule that cannot be played is refused with a clear error and nothing saved."""
+    bad = [
+        {"seats": 11},
+        {"buy_in": 0},
+        {"blind_schedule": [[20, 10, 0]]},
+        {"payouts": [[10, [60, 30]]]},
+        {"max_entrants": 1},
+    ]
+    for options in bad:
+        with pytest.raises(DomainError) as refused:
+            tournament_schedule(
+                name="Bad", starts_at=clock.now + timedelta(hours=1), **{"buy_in": 100, **options}
+            )
+        assert refused.value.code == "bad_tournament"
+    assert not Tournament.objects.filter(name="Bad").exists()

@@ -3,10 +3,12 @@ Sit & Go preset; safe to run again."""
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from casino.accounts.models import User
 from casino.accounts.services import account_open
 from holdem.services import rooms_seed_presets
+from holdem.services.multi_table import tournament_demo_seed
 from holdem.services.tournaments import sit_and_go_presets_seed
 
 DEMO_PASSWORD = "holdem-demo"
@@ -24,9 +26,11 @@ class Command(BaseCommand):
             self._ensure_user(ADMIN[0], ADMIN[1], admin=True)
             rooms = rooms_seed_presets()
             sit_and_gos = sit_and_go_presets_seed()
+            daily = tournament_demo_seed(timezone.now())
         self.stdout.write(
             f"demo ready: players {', '.join(DEMO_PLAYERS)} (password {DEMO_PASSWORD!r}), "
-            f"admin {ADMIN[0]!r} (password {ADMIN[1]!r}), {rooms} rooms, {sit_and_gos} Sit & Gos"
+            f"admin {ADMIN[0]!r} (password {ADMIN[1]!r}), {rooms} rooms, {sit_and_gos} Sit & Gos, "
+            f"{daily.name} at {daily.starts_at:%H:%M} UTC"
         )
         # The admin may adjust chips, so the admin site also asks for a code (docs/decisions.md).
         self.stdout.write(
