@@ -282,7 +282,8 @@ def _seat_late_entrant(
         target = next(t for t in tables if t.pk == target_id)
         number = seat_nearest_big_blind(next(t for t in state if t.table == target_id))
     else:
-        target = _table_open(tournament, len(tables) + 1, now)
+        # Numbered after every table it had, the broken ones too (table names are unique).
+        target = _table_open(tournament, tournament.tables.count() + 1, now)
         tables.append(target)
         number = 0
     seat = Seat.objects.create(

@@ -368,9 +368,10 @@ def fold_to_the_blind(step, legal):
 def test_a_table_breaks_as_soon_as_its_players_fit_elsewhere(scheduled, make_player, clock):
     """RULES.md 9: once the players of one table fit into the free seats of the others, it
     breaks: its players go one by one, from the one due to be big blind next, each to the free
-    seat nearest the big blind, with their chips; the table closes."""
+    seat nearest the big blind, with their chips; the table closes. A late entrant who then
+    finds every seat taken opens a new table."""
     tournament = register(
-        scheduled(seats=6, late_registration_levels=0), [make_player() for _ in range(7)]
+        scheduled(seats=6, late_registration_levels=3), [make_player() for _ in range(7)]
     )
     clock.advance(61)
     bigger, smaller = sorted(open_tables(tournament), key=lambda t: -t.seat_set.count())
@@ -390,6 +391,12 @@ def test_a_table_breaks_as_soon_as_its_players_fit_elsewhere(scheduled, make_pla
     moved = {s.user_id: s.stack for s in Seat.objects.filter(table=bigger, user_id__in=stacks)}
     assert moved == stacks  # every chip went with its player
     assert seated_counts(tournament) == {bigger.pk: 6}
+    check_invariants(tournament)
+    late = make_player()
+    mtt_register(tournament_id=tournament.pk, user=late)
+    newest = Seat.objects.get(user=late).table
+    assert newest.pk not in (bigger.pk, smaller.pk)
+    assert newest.name == f"{tournament.name} #{tournament.pk} · table 3"
     check_invariants(tournament)
 
 
@@ -537,3 +544,29 @@ def test_bad_schedules_are_refused(clock):
             )
         assert refused.value.code == "bad_tournament"
     assert not Tournament.objects.filter(name="Bad").exists()
+
+
+def test_one_level_clock_moves_every_table_at_once(scheduled, make_player, clock):
+    """RULES.md 9: every table of the tournament is on the same level at the same time; the
+    next hand dealt at each plays the new blinds."""
+    tournament = register(
+        scheduled(seats=6, level_seconds=30, late_registration_levels=0),
+        [make_player() for _ in range(10)],
+    )
+    clock.advance(61)
+    clock.advance(10)  # the first hands; the first level ends 30 s later
+    for table in open_tables(tournament):
+        play_table(table, fold_to_the_blind)
+    clock.advance(31)
+    tournament.refresh_from_db()
+    assert tournament.level == 1
+    tables = open_tables(tournament)
+    assert [(t.small_blind, t.big_blind) for t in tables] == [(15, 30)] * 2
+    for table in tables:
+        play_table(table, fold_to_the_blind)  # a hand dealt before the level moved keeps its blinds
+    clock.advance(5)
+    for table in tables:
+        record = HandRecord.objects.get(pk=Table.objects.get(pk=table.pk).hand_id)
+        assert (record.options["small_blind"], record.options["big_blind"]) == (15, 30)
+        assert record.tournament["level"] == 2
+    check_invariants(tournament)
