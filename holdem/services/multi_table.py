@@ -20,7 +20,6 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from casino.accounts.models import LedgerKind, User
-from casino.accounts.selectors import frozen_refusal
 from casino.accounts.services import wallet_adjust, wallet_lock
 from casino.errors import DomainError
 from holdem.db import rows
@@ -39,8 +38,6 @@ from holdem.engine.tournament_tables import (
     table_to_break,
 )
 from holdem.models import (
-    Disconnect,
-    Entry,
     HandRecord,
     Seat,
     Table,
@@ -53,16 +50,18 @@ from holdem.models import (
 )
 from holdem.realtime.broadcast import frame_message, send_on_commit, user_socket_group
 from holdem.selectors.multi_table import mtt_prize_table, places_paid, registration_open
-from holdem.selectors.tournaments import entry_open_of, level_of
+from holdem.selectors.tournaments import level_of
 from holdem.services.notify import TableChange, notify_table
 from holdem.services.shuffle import RandomSourceFailed, random_source
 from holdem.services.tournaments import (
     BETWEEN_HANDS_SECONDS,
     FIRST_HAND_SECONDS,
+    entry_charge,
     lobby_announce,
     ordinal,
     refund,
     tournament_locked,
+    tournament_table_create,
 )
 
 
@@ -198,53 +197,19 @@ def _register(
         or (late and tournament.level < tournament.late_registration_levels)
     ):
         raise DomainError("registration_closed", "this tournament no longer takes entries")
-    wallet = wallet_lock(user_ids=[user.pk])[user.pk]
-    frozen = frozen_refusal(user=user)
-    if frozen is not None:
-        raise frozen
-    mine = entry_open_of(user)
-    if mine is not None:
-        if mine.tournament_id == tournament.pk:
-            raise DomainError("already_registered", "you are already in this tournament")
-        raise DomainError(
-            "registered_elsewhere",
-            f"you are already in {mine.tournament.name} (#{mine.tournament_id}); "
-            "one tournament at a time",
-        )
-    if Seat.objects.filter(user=user).exists():
-        raise DomainError("seated_elsewhere", "you sit at a table; leave it before you register")
     before = tournament.entries.filter(user=user).count()
+    most = tournament.max_entrants
+    refusal = None
     if before > tournament.re_entries:
-        raise DomainError(
+        refusal = DomainError(
             "no_re_entry",
             "you have used every re-entry this tournament allows"
             if tournament.re_entries
             else "this tournament allows no re-entry",
         )
-    most = tournament.max_entrants
-    if most is not None and tournament.entries.count() >= most:
-        raise DomainError("tournament_full", "this tournament has taken all its entries")
-    cost = tournament.buy_in + tournament.fee
-    if wallet.balance < cost:
-        raise DomainError(
-            "insufficient_chips",
-            f"the buy-in and fee are {cost:,} chips; you have {wallet.balance:,}",
-        )
-    label = _label(tournament)
-    again = " (re-entry)" if before else ""
-    wallet_adjust(
-        user=user,
-        amount=-tournament.buy_in,
-        kind=LedgerKind.TOURNAMENT_BUY_IN,
-        reason=f"Buy-in{again}: {label}",
-    )
-    if tournament.fee:
-        wallet_adjust(
-            user=user,
-            amount=-tournament.fee,
-            kind=LedgerKind.TOURNAMENT_FEE,
-            reason=f"Fee{again}: {label}",
-        )
+    elif most is not None and tournament.entries.count() >= most:
+        refusal = DomainError("tournament_full", "this tournament has taken all its entries")
+    entry_charge(tournament, user, again=before > 0, refusal=refusal)
     entry = TournamentEntry.objects.create(
         tournament=tournament, user=user, number=before + 1, registered_at=now
     )
@@ -308,31 +273,10 @@ def _seat_late_entrant(
 
 def _table_open(tournament: Tournament, number: int, now: datetime) -> LockedTable:
     """A new table of the tournament (its `number`-th), at the level in force."""
-    level = level_of(tournament, tournament.level)
-    fixed_limit = tournament.structure == FIXED_LIMIT
-    table = Table.objects.create(
-        name=f"{tournament.name} #{tournament.pk} · table {number}",
+    table = tournament_table_create(
+        tournament,
         kind=TableKind.TOURNAMENT,
-        tournament=tournament,
-        seats=tournament.seats,
-        structure=tournament.structure,
-        blinds="fixed",
-        small_blind=level["small_blind"],
-        big_blind=level["big_blind"],
-        **(
-            {"small_bet": level["big_blind"], "big_bet": 2 * level["big_blind"], "raise_cap": 3}
-            if fixed_limit
-            else {"raise_cap": None}
-        ),
-        min_buy_in=0,
-        max_buy_in=None,
-        entry=Entry.NEXT_HAND,
-        disconnect=Disconnect.CHECK_FOLD,  # no all-in protection in tournaments (RULES.md 8)
-        turn_seconds=tournament.turn_seconds,
-        time_bank_seconds=tournament.time_bank_seconds,
-        countdown_seconds=BETWEEN_HANDS_SECONDS,
-        countdown_full_seconds=BETWEEN_HANDS_SECONDS,
-        auto_muck=tournament.auto_muck,
+        name=f"{tournament.name} #{tournament.pk} · table {number}",
     )
     return table_lock(table.pk)
 

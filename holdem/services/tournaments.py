@@ -128,6 +128,94 @@ def tournament_locked(tournament_id: int) -> Tournament:
     return tournament
 
 
+def entry_charge(
+    tournament: Tournament,
+    user: User,
+    *,
+    again: bool = False,
+    refusal: DomainError | None = None,
+) -> None:
+    """RULES.md 8 and 9: whether `user` may enter `tournament` now, and if so the buy-in and the
+    fee out of the wallet as two ledger lines (`again`: a re-entry). One tournament at a time,
+    not while seated in a room, not frozen, with the chips; `refusal`: why the tournament takes
+    no entry from them (it is full...), said after the player's own refusals. The caller holds
+    the tournament row; this takes the wallet, which serialises one player entering twice or
+    sitting down somewhere meanwhile (table_sit checks entries under the same lock)."""
+    wallet = wallet_lock(user_ids=[user.pk])[user.pk]
+    frozen = frozen_refusal(user=user)  # under the wallet lock, which the freeze takes too
+    if frozen is not None:
+        raise frozen
+    mine = entry_open_of(user)
+    if mine is not None:
+        if mine.tournament_id == tournament.pk:
+            raise DomainError("already_registered", "you are already in this tournament")
+        raise DomainError(
+            "registered_elsewhere",
+            f"you are already in {mine.tournament.name} (#{mine.tournament_id}); "
+            "one tournament at a time",
+        )
+    if Seat.objects.filter(user=user).exists():
+        raise DomainError("seated_elsewhere", "you sit at a table; leave it before you register")
+    if refusal is not None:
+        raise refusal
+    cost = tournament.buy_in + tournament.fee
+    if wallet.balance < cost:
+        raise DomainError(
+            "insufficient_chips",
+            f"the buy-in and fee are {cost:,} chips; you have {wallet.balance:,}",
+        )
+    label = f"{tournament.name} #{tournament.pk}"
+    which = " (re-entry)" if again else ""
+    wallet_adjust(
+        user=user,
+        amount=-tournament.buy_in,
+        kind=LedgerKind.TOURNAMENT_BUY_IN,
+        reason=f"Buy-in{which}: {label}",
+    )
+    if tournament.fee:
+        wallet_adjust(
+            user=user,
+            amount=-tournament.fee,
+            kind=LedgerKind.TOURNAMENT_FEE,
+            reason=f"Fee{which}: {label}",
+        )
+
+
+def tournament_table_create(
+    tournament: Tournament, *, kind: str, name: str, next_hand_at: datetime | None = None
+) -> Table:
+    """A table of `tournament` at the level in force: the tournament's structure and clocks,
+    tournament chips only (no buy-in), the dead button's entry, no all-in protection (RULES.md
+    8), and the short countdown between hands."""
+    level = level_of(tournament, tournament.level)
+    fixed_limit = tournament.structure == FIXED_LIMIT
+    return Table.objects.create(
+        name=name,
+        kind=kind,
+        tournament=tournament,
+        seats=tournament.seats,
+        structure=tournament.structure,
+        blinds="fixed",
+        small_blind=level["small_blind"],
+        big_blind=level["big_blind"],
+        **(
+            {"small_bet": level["big_blind"], "big_bet": 2 * level["big_blind"], "raise_cap": 3}
+            if fixed_limit
+            else {"raise_cap": None}
+        ),
+        min_buy_in=0,
+        max_buy_in=None,
+        entry=Entry.NEXT_HAND,
+        disconnect=Disconnect.CHECK_FOLD,  # no all-in protection in tournaments (RULES.md 8)
+        turn_seconds=tournament.turn_seconds,
+        time_bank_seconds=tournament.time_bank_seconds,
+        countdown_seconds=BETWEEN_HANDS_SECONDS,
+        countdown_full_seconds=BETWEEN_HANDS_SECONDS,
+        auto_muck=tournament.auto_muck,
+        next_hand_at=next_hand_at,
+    )
+
+
 def tournament_register(*, tournament_id: int, user: User) -> Tournament:
     """RULES.md 8: register in a Sit & Go: the buy-in and the fee leave the wallet as two ledger
     lines. One tournament at a time, and not while seated in a room. The last seat taken starts
@@ -138,48 +226,9 @@ def tournament_register(*, tournament_id: int, user: User) -> Tournament:
             raise DomainError("not_sit_and_go", "this tournament is not a Sit & Go")
         if tournament.status != TournamentStatus.REGISTERING:
             raise DomainError("tournament_started", "this Sit & Go is no longer taking entries")
-        # The wallet lock serialises one player registering twice, or registering while sitting
-        # down somewhere (table_sit checks registrations under the same lock).
-        wallet = wallet_lock(user_ids=[user.pk])[user.pk]
-        frozen = frozen_refusal(user=user)  # under the wallet lock, which the freeze takes too
-        if frozen is not None:
-            raise frozen
-        mine = entry_open_of(user)
-        if mine is not None:
-            if mine.tournament_id == tournament.pk:
-                raise DomainError("already_registered", "you are registered in this Sit & Go")
-            raise DomainError(
-                "registered_elsewhere",
-                f"you are already in {mine.tournament.name} (#{mine.tournament_id}); "
-                "one tournament at a time",
-            )
-        if Seat.objects.filter(user=user).exists():
-            raise DomainError(
-                "seated_elsewhere", "you sit at a table; leave it before you register"
-            )
         taken = tournament.entries.count()
-        if taken >= tournament.seats:
-            raise DomainError("tournament_full", "every seat of this Sit & Go is taken")
-        cost = tournament.buy_in + tournament.fee
-        if wallet.balance < cost:
-            raise DomainError(
-                "insufficient_chips",
-                f"the buy-in and fee are {cost:,} chips; you have {wallet.balance:,}",
-            )
-        label = f"{tournament.name} #{tournament.pk}"
-        wallet_adjust(
-            user=user,
-            amount=-tournament.buy_in,
-            kind=LedgerKind.TOURNAMENT_BUY_IN,
-            reason=f"Buy-in: {label}",
-        )
-        if tournament.fee:
-            wallet_adjust(
-                user=user,
-                amount=-tournament.fee,
-                kind=LedgerKind.TOURNAMENT_FEE,
-                reason=f"Fee: {label}",
-            )
+        full = DomainError("tournament_full", "every seat of this Sit & Go is taken")
+        entry_charge(tournament, user, refusal=full if taken >= tournament.seats else None)
         now = timezone.now()
         TournamentEntry.objects.create(tournament=tournament, user=user, registered_at=now)
         if taken + 1 == tournament.seats:
@@ -255,33 +304,12 @@ def _tournament_start(tournament: Tournament, now: datetime) -> None:
             "the dealer cannot draw the seats right now (the random source failed); "
             "try again in a moment",
         ) from None
-    level = level_of(tournament, 0)
-    fixed_limit = tournament.structure == FIXED_LIMIT
     first_hand_at = now + timedelta(seconds=FIRST_HAND_SECONDS)
-    table = Table.objects.create(
-        name=f"{tournament.name} #{tournament.pk}",
+    table = tournament_table_create(
+        tournament,
         kind=TableKind.SIT_AND_GO,
-        seats=tournament.seats,
-        structure=tournament.structure,
-        blinds="fixed",
-        small_blind=level["small_blind"],
-        big_blind=level["big_blind"],
-        **(
-            {"small_bet": level["big_blind"], "big_bet": 2 * level["big_blind"], "raise_cap": 3}
-            if fixed_limit
-            else {"raise_cap": None}
-        ),
-        min_buy_in=0,
-        max_buy_in=None,
-        entry=Entry.NEXT_HAND,
-        disconnect=Disconnect.CHECK_FOLD,  # no all-in protection in tournaments (RULES.md 8)
-        turn_seconds=tournament.turn_seconds,
-        time_bank_seconds=tournament.time_bank_seconds,
-        countdown_seconds=BETWEEN_HANDS_SECONDS,
-        countdown_full_seconds=BETWEEN_HANDS_SECONDS,
-        auto_muck=tournament.auto_muck,
+        name=f"{tournament.name} #{tournament.pk}",
         next_hand_at=first_hand_at,
-        tournament=tournament,
     )
     for entry, number in zip(entries, numbers):
         Seat.objects.create(
