@@ -60,7 +60,9 @@ from holdem.services.tournaments import (
     lobby_announce,
     ordinal,
     refund,
+    starting_seat,
     tournament_locked,
+    tournament_running,
     tournament_table_create,
 )
 
@@ -251,15 +253,8 @@ def _seat_late_entrant(
         target = _table_open(tournament, tournament.tables.count() + 1, now)
         tables.append(target)
         number = 0
-    seat = Seat.objects.create(
-        table=target,
-        number=number,
-        user=entry.user,
-        stack=tournament.starting_stack,
-        auto_muck=entry.user.auto_muck,
-        time_bank_ms=tournament.time_bank_seconds * 1000,
-        waiting_for_big_blind=True,
-    )
+    seat = starting_seat(tournament, target, number, entry.user, waiting_for_big_blind=True)
+    seat.save()
     _countdown_if_idle(target, now)
     notify_table(
         target,
@@ -376,42 +371,18 @@ def _start(tournament: Tournament, entries: list[TournamentEntry], now: datetime
     away, the level clock started, the players told where they sit."""
     seating = seating_at_start(entries, tournament.seats, random_source())
     first_hand_at = now + timedelta(seconds=FIRST_HAND_SECONDS)
-    tournament.status = TournamentStatus.RUNNING
-    tournament.started_at = now
-    tournament.entrants = len(entries)
-    tournament.prize_pool = tournament.buy_in * len(entries)
-    tournament.level = 0
-    tournament.level_ends_at = first_hand_at + timedelta(seconds=tournament.level_seconds)
     # RULES.md 9: a field one player larger than the places paid is on the bubble from the
     # first hand (once no more can enter).
+    tournament.status = TournamentStatus.RUNNING  # registration_open reads it
     tournament.hand_for_hand = not registration_open(tournament) and hand_for_hand(
         len(entries), places_paid(tournament)
     )
     tournament.hand_round = 1 if tournament.hand_for_hand else 0
-    tournament.save(
-        update_fields=[
-            "status",
-            "started_at",
-            "entrants",
-            "prize_pool",
-            "level",
-            "level_ends_at",
-            "hand_for_hand",
-            "hand_round",
-        ]
-    )
+    tournament_running(tournament, entrants=len(entries), now=now, first_hand_at=first_hand_at)
     for index, seated in enumerate(seating, start=1):
         table = _table_open(tournament, index, now)
         Seat.objects.bulk_create(
-            Seat(
-                table=table,
-                number=number,
-                user=entry.user,
-                stack=tournament.starting_stack,
-                auto_muck=entry.user.auto_muck,
-                time_bank_ms=tournament.time_bank_seconds * 1000,
-            )
-            for number, entry in seated
+            starting_seat(tournament, table, number, entry.user) for number, entry in seated
         )
         table.next_hand_at = first_hand_at
         rows.save_fields(table, ["next_hand_at"])

@@ -216,6 +216,35 @@ def tournament_table_create(
     )
 
 
+def tournament_running(
+    tournament: Tournament, *, entrants: int, now: datetime, first_hand_at: datetime
+) -> None:
+    """The tournament starts with `entrants` (RULES.md 8 and 9): its pool, and the first level,
+    which starts with the first hand. Saved with whatever else the caller set on it."""
+    tournament.status = TournamentStatus.RUNNING
+    tournament.started_at = now
+    tournament.entrants = entrants
+    tournament.prize_pool = tournament.buy_in * entrants
+    tournament.level = 0
+    tournament.level_ends_at = first_hand_at + timedelta(seconds=tournament.level_seconds)
+    tournament.save()
+
+
+def starting_seat(
+    tournament: Tournament, table: Table, number: int, user: User, **more: bool
+) -> Seat:
+    """An unsaved seat for a player entering with the starting stack and a full time bank."""
+    return Seat(
+        table=table,
+        number=number,
+        user=user,
+        stack=tournament.starting_stack,
+        auto_muck=user.auto_muck,
+        time_bank_ms=tournament.time_bank_seconds * 1000,
+        **more,
+    )
+
+
 def tournament_register(*, tournament_id: int, user: User) -> Tournament:
     """RULES.md 8: register in a Sit & Go: the buy-in and the fee leave the wallet as two ledger
     lines. One tournament at a time, and not while seated in a room. The last seat taken starts
@@ -311,34 +340,14 @@ def _tournament_start(tournament: Tournament, now: datetime) -> None:
         name=f"{tournament.name} #{tournament.pk}",
         next_hand_at=first_hand_at,
     )
+    Seat.objects.bulk_create(
+        starting_seat(tournament, table, number, entry.user)
+        for entry, number in zip(entries, numbers)
+    )
     for entry, number in zip(entries, numbers):
-        Seat.objects.create(
-            table=table,
-            number=number,
-            user=entry.user,
-            stack=tournament.starting_stack,
-            auto_muck=entry.user.auto_muck,
-            time_bank_ms=tournament.time_bank_seconds * 1000,
-        )
         entry.seat = number
     rows.save_many(entries, ["seat"])
-    tournament.status = TournamentStatus.RUNNING
-    tournament.started_at = now
-    tournament.entrants = len(entries)
-    tournament.prize_pool = tournament.buy_in * len(entries)
-    tournament.level = 0
-    # The first level starts with the first hand.
-    tournament.level_ends_at = first_hand_at + timedelta(seconds=tournament.level_seconds)
-    tournament.save(
-        update_fields=[
-            "status",
-            "started_at",
-            "entrants",
-            "prize_pool",
-            "level",
-            "level_ends_at",
-        ]
-    )
+    tournament_running(tournament, entrants=len(entries), now=now, first_hand_at=first_hand_at)
     started = {
         "type": "tournament_started",
         "tournament": {
