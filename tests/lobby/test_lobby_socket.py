@@ -347,7 +347,7 @@ def test_sit_and_go_changes_ride_the_same_frame(make_player):
         await register(tournament_id=second.pk, user=ben)
         relay = lobby_relay()
         for _ in range(300):
-            if len(relay.sit_and_go_changes) == 2:
+            if len(relay.lists["sit_and_gos"].changes) == 2:
                 break
             await asyncio.sleep(0.01)
         await relay.flush()
