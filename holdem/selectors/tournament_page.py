@@ -7,11 +7,11 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.urls import reverse
 from django.utils import timezone
 
 from casino.accounts.models import User
+from holdem import engine
 from holdem.models import (
     HandRecord,
     Seat,
@@ -20,7 +20,7 @@ from holdem.models import (
     Tournament,
     TournamentStatus,
 )
-from holdem.selectors.game_state import epoch_ms
+from holdem.selectors.game_state import current_state, epoch_ms
 from holdem.selectors.multi_table import EntryCounts, mtt_prize_table, mtt_summary
 from holdem.selectors.tournaments import level_of
 
@@ -59,18 +59,23 @@ def _public(tournament_id: int) -> dict[str, Any]:
     tournament = Tournament.objects.get(pk=tournament_id)
     entries = list(
         tournament.entries.select_related("user").only(
-            "id", "number", "place", "prize", "finished_at", "user__username"
+            "id", "tournament_id", "number", "place", "prize", "finished_at", "user__username"
         )
     )
-    # The cards are in hand_state: whether a hand is in play is asked of the database, and
-    # the column is never read here.
     tables = list(
         Table.objects.filter(tournament=tournament)
         .exclude(status=TableStatus.CLOSED)
-        .annotate(playing=ExpressionWrapper(~Q(hand_state=""), output_field=BooleanField()))
-        .only("id", "name", "seats", "status")
+        .only("id", "name", "seats", "status", "hand_state")
         .order_by("id")
     )
+    # During a hand the chips are in the engine's state: its spectator view (no hole card) says
+    # what each player has behind and has put in; the two are theirs until the pot is won.
+    in_hand: dict[int, dict[int, int]] = {}
+    for table in tables:
+        state = current_state(table)
+        if state is not None:
+            played = engine.view(state, None)["seats"]
+            in_hand[table.pk] = {p["seat"]: p["stack"] + p.get("committed", 0) for p in played}
     seats: dict[int, list[dict[str, Any]]] = {table.pk: [] for table in tables}
     for seat in (
         Seat.objects.filter(table__in=list(seats))
@@ -82,7 +87,7 @@ def _public(tournament_id: int) -> dict[str, Any]:
             {
                 "seat": seat.number,
                 "username": seat.user.username,
-                "stack": seat.stack,
+                "stack": in_hand.get(seat.table_id, {}).get(seat.number, seat.stack),
                 "sitting_out": seat.sitting_out,
             }
         )
@@ -115,7 +120,7 @@ def _public(tournament_id: int) -> dict[str, Any]:
                 "name": table.name,
                 "url": reverse("table", args=[table.pk]),
                 "seats": table.seats,
-                "in_hand": table.playing,
+                "in_hand": table.pk in in_hand,
                 "players": seats[table.pk],
             }
             for table in tables

@@ -23,7 +23,7 @@ const capital = (text) => (text ? text[0].toUpperCase() + text.slice(1) : "");
 
 function replace(id, ...children) {
   const section = document.getElementById(id);
-  if (section) section.replaceChildren(...children);
+  if (section) section.replaceChildren(...children.filter((child) => child !== null && child !== undefined));
 }
 
 function item(term, ...value) {
