@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import DomainError
+from holdem.models import TournamentKind
 from holdem.selectors.game_state import epoch_ms
 from holdem.selectors.lobby_page import (
     DEFAULT_VIEW,
@@ -19,7 +20,8 @@ from holdem.selectors.lobby_page import (
     sit_and_gos_page,
     tournaments_page,
 )
-from holdem.selectors.multi_table import mtt_entries_of, mtt_summary
+from holdem.selectors.multi_table import NOT_ENTERED, mtt_entries_of, mtt_summary
+from holdem.selectors.tournament_page import tournament_kind
 from holdem.selectors.tournaments import sit_and_go_summary
 from holdem.selectors.waiting_list import waiting_lines_of
 from holdem.services import table_switch
@@ -160,7 +162,10 @@ def tournament_register_view(request, tournament_id):
 @login_required
 @require_POST
 def tournament_unregister_view(request, tournament_id):
-    """RULES.md 9 (as 8): unregister before the start (the buy-in and the fee come back)."""
+    """RULES.md 9 (as 8): unregister before the start (the buy-in and the fee come back). A Sit &
+    Go is left through its own endpoint, whose answer is its own shape."""
+    if tournament_kind(tournament_id) == TournamentKind.SIT_AND_GO:
+        return _refused(NOT_A_SCHEDULED_ONE)
     return _tournament(
         request,
         tournament_id,
@@ -168,8 +173,9 @@ def tournament_unregister_view(request, tournament_id):
     )
 
 
-# The player's part of a scheduled tournament they have not entered (mtt_entries_of's shape).
-NOT_ENTERED = {"entries": 0, "entered": False, "table_url": None}
+NOT_A_SCHEDULED_ONE = DomainError(
+    "not_scheduled", "this is a Sit & Go: unregister in its lobby row"
+)
 
 
 def _tournament(request, tournament_id, change):

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Case, Count, DateTimeField, F, Q, Value, When
+from django.urls import reverse
 from django.utils import timezone
 
 from casino.accounts.models import User
@@ -164,6 +165,10 @@ def scheduled_listed(limit: int | None) -> tuple[list[dict[str, Any]], int]:
     return [mtt_summary(t, counts[t.pk]) for t in tournaments], total
 
 
+# The player's part of a scheduled tournament they have not entered (mtt_entries_of's shape).
+NOT_ENTERED: dict[str, Any] = {"entries": 0, "entered": False, "table_url": None}
+
+
 def mtt_entries_of(user: User, tournament_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
     """The player's own part of each of these scheduled tournaments they entered (two queries):
     `entries` (how many, re-entries included), `entered` (one of them is not out: registered,
@@ -173,7 +178,7 @@ def mtt_entries_of(user: User, tournament_ids: Iterable[int]) -> dict[int, dict[
     mine: dict[int, dict[str, Any]] = {}
     rows = TournamentEntry.objects.filter(user=user, tournament_id__in=ids)
     for tournament_id, finished_at in rows.values_list("tournament_id", "finished_at"):
-        part = mine.setdefault(tournament_id, {"entries": 0, "entered": False, "table_url": None})
+        part = mine.setdefault(tournament_id, dict(NOT_ENTERED))
         part["entries"] += 1
         part["entered"] = part["entered"] or finished_at is None
     seat = (
@@ -182,5 +187,5 @@ def mtt_entries_of(user: User, tournament_ids: Iterable[int]) -> dict[int, dict[
         .first()
     )
     if seat is not None:
-        mine[seat[0]]["table_url"] = f"/tables/{seat[1]}/"
+        mine[seat[0]]["table_url"] = reverse("table", args=[seat[1]])
     return mine

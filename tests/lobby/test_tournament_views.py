@@ -19,6 +19,7 @@ from holdem.models import Seat, Tournament, TournamentKind, TournamentStatus
 from holdem.selectors.lobby_page import PAGE_SIZE, sit_and_gos_page, tournaments_page
 from holdem.services import table_sit
 from holdem.services.multi_table import mtt_register, tournament_schedule
+from holdem.services.tournaments import tournament_register, tournament_unregister
 from tests.holdem.conftest import chips_everywhere
 from tests.holdem.test_multi_table import one_player_out
 from tests.lobby.test_sit_and_go_views import open_sit_and_go
@@ -155,6 +156,9 @@ def test_every_refusal_is_a_coded_400_and_changes_nothing(
     refused(client, "tournament_unregister", 999_999, "no_such_tournament")
     sit_and_go = open_sit_and_go()
     refused(client, "tournament_register", sit_and_go.pk, "not_scheduled")
+    tournament_register(tournament_id=sit_and_go.pk, user=ann)
+    refused(client, "tournament_unregister", sit_and_go.pk, "not_scheduled")
+    tournament_unregister(tournament_id=sit_and_go.pk, user=ann)
     assert post(client, "tournament_register", tournament.pk).status_code == 200
     balance = wallet_balance(user=ann)
     refused(client, "tournament_register", tournament.pk, "already_registered")
