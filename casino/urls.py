@@ -31,6 +31,16 @@ urlpatterns = [
         lobby_views.sit_and_go_unregister_view,
         name="sit_and_go_unregister",
     ),
+    path(
+        "lobby/tournaments/<int:tournament_id>/register/",
+        lobby_views.tournament_register_view,
+        name="tournament_register",
+    ),
+    path(
+        "lobby/tournaments/<int:tournament_id>/unregister/",
+        lobby_views.tournament_unregister_view,
+        name="tournament_unregister",
+    ),
     path("accounts/signup/", account_views.signup, name="signup"),
     path(
         "accounts/login/",
@@ -48,6 +58,11 @@ urlpatterns = [
         "tournaments/<int:tournament_id>/",
         holdem_views.tournament_page,
         name="tournament_results",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/live.json",
+        holdem_views.tournament_live,
+        name="tournament_live",
     ),
     path("hands/", holdem_views.hand_list, name="hand_list"),
     path("hands/<int:hand_id>/", holdem_views.hand_detail, name="hand_detail"),

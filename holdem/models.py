@@ -609,6 +609,22 @@ class Tournament(models.Model):
         return table.pk if table else None
 
 
+class ScheduledTournamentManager(models.Manager["ScheduledTournament"]):
+    def get_queryset(self) -> models.QuerySet["ScheduledTournament"]:
+        return super().get_queryset().filter(kind=TournamentKind.SCHEDULED)
+
+
+class ScheduledTournament(Tournament):
+    """The scheduled multi-table tournaments (RULES.md 9) alone: the same rows, for the admin
+    page where staff schedule them (holdem/admin/tournaments.py)."""
+
+    objects = ScheduledTournamentManager()
+
+    class Meta:
+        proxy = True
+        verbose_name = "scheduled tournament"
+
+
 class TournamentEntry(models.Model):
     """A player's registration in a tournament and, once they are out, their place and prize.
     A re-entry (RULES.md 9) is a new entry of the same player with the next `number`."""

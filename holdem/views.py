@@ -1,5 +1,6 @@
 """Hand history pages: the player's own recent hands, each hand's record and replayer, and a
-PokerStars-format download of each; the table page, the statistics and a Sit & Go's results."""
+PokerStars-format download of each; the table page, the statistics, a Sit & Go's results and a
+scheduled tournament's own page with its live figures."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -8,16 +9,26 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.dateparse import parse_datetime
 from django.utils.text import capfirst
+from django.views.decorators.http import require_GET
 
 from casino.db_routing import read_db
 from casino.errors import DomainError
 from holdem.history.pokerstars import pokerstars_text
 from holdem.history.replayer import hand_replay
-from holdem.models import HandRecord, Seat, Table, TableKind, TableStatus, Tournament
+from holdem.models import (
+    HandRecord,
+    Seat,
+    Table,
+    TableKind,
+    TableStatus,
+    Tournament,
+    TournamentKind,
+)
 from holdem.selectors.fairness import hand_fairness
 from holdem.selectors.hand_history import finished_hand, hand_before, hand_summary_for, hands_of
 from holdem.selectors.lobby_page import rooms_page
 from holdem.selectors.stats import chip_chart, leaderboards, player_stats
+from holdem.selectors.tournament_page import tournament_kind, tournament_page_data
 from holdem.selectors.tournaments import tournament_results, tournament_stats
 from holdem.services import table_switch, wallet_refill
 
@@ -150,8 +161,15 @@ def stats_page(request):
 
 @login_required
 def tournament_page(request, tournament_id):
-    """RULES.md 8: a Sit & Go's results: its places and prizes, and its hands. Any signed-in
-    player may read it (the lobby links it); a hand opens for those dealt into it, as always."""
+    """A tournament's page. RULES.md 8: a Sit & Go's results: its places and prizes, and its
+    hands. RULES.md 9: a scheduled tournament's live page (scheduled_tournament_page). Any
+    signed-in player may read it (the lobby links it); a hand opens for those dealt into it, as
+    always."""
+    kind = tournament_kind(tournament_id)
+    if kind is None:
+        raise Http404("no such tournament")
+    if kind == TournamentKind.SCHEDULED:
+        return scheduled_tournament_page(request, tournament_id)
     try:
         results = tournament_results(tournament_id, viewer=request.user)
     except Tournament.DoesNotExist:
@@ -177,6 +195,38 @@ def tournament_page(request, tournament_id):
             "viewer": request.user.get_username(),
         },
     )
+
+
+def scheduled_tournament_page(request, tournament_id):
+    """RULES.md 9: the status, the start, the level and the time to the next, hand for hand,
+    the entrants and players left, the prize pool and what each place pays, the tables with
+    their players and stacks (each to watch), the players out with their places, and the
+    hands. static/js/tournament-page.js keeps it current from live.json."""
+    try:
+        page = tournament_page_data(tournament_id, request.user)
+    except Tournament.DoesNotExist:
+        raise Http404("no such tournament") from None
+    return render(
+        request,
+        "holdem/scheduled_tournament.html",
+        {"page": page, "tournament": page["tournament"], "viewer": request.user.get_username()},
+    )
+
+
+@login_required
+@require_GET
+def tournament_live(request, tournament_id):
+    """The scheduled tournament's page as JSON (docs/protocol.md, "The tournament page"), which
+    the page asks for every few seconds. A Sit & Go has none: its table shows its panel."""
+    if tournament_kind(tournament_id) != TournamentKind.SCHEDULED:
+        raise Http404("no such scheduled tournament")
+    try:
+        page = tournament_page_data(tournament_id, request.user)
+    except Tournament.DoesNotExist:
+        raise Http404("no such tournament") from None
+    response = JsonResponse(page)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def _moment(value):

@@ -1,13 +1,16 @@
 """The lobby relay: in each web process, one member of the lobby group for all the lobby sockets
 the process holds, and at most one frame a second to each of them.
 
-The services tell the lobby group of every change of a room or a Sit & Go (`room`, `waiting_room`,
-`sit_and_go` frames, holdem/services/notify.py and others), after every hand. Sent to every lobby
+The services tell the lobby group of every change of a room or a tournament (`room`,
+`waiting_room`, `sit_and_go` and `tournament` frames, holdem/services/notify.py and others), after
+every hand. Sent to every lobby
 socket, a socket's traffic grew with the number of rooms. The relay hears them instead, keeps the
 latest of each room for the current second, and once a second sends each view (a filter and a
 page, lobby_page.LobbyView) one `rooms` frame with the changes to the rooms on that page, encoded
 once for all the sockets watching it. A room that leaves the page, or one that comes into its
-range, has the page read again (`lobby` frame). docs/decisions.md, Lobby.
+range, has the page read again (`lobby` frame). The two tournament lists (the Sit & Gos and the
+scheduled tournaments, the first PAGE_SIZE of each) ride the same frames: a change of one of
+theirs, the latest of the second, whole. docs/decisions.md, Lobby.
 
 The guarantees of every socket hold: the relay is in the group before a page is read, a page read
 (cached a moment: lobby_page.rooms_page) is followed by the changes heard since it began, and
@@ -35,6 +38,7 @@ from holdem.selectors.lobby_page import (
     room_matches,
     rooms_page,
     sit_and_gos_page,
+    tournaments_page,
 )
 
 log = logging.getLogger(__name__)
@@ -72,6 +76,9 @@ class LobbySocket(Protocol):
 
 
 Changes = dict[int, dict[str, Any]]
+# The frame a service sends the lobby group for a change of a tournament, and the key of its
+# list in the `lobby` and `rooms` frames.
+LIST_OF_FRAME = {"sit_and_go": "sit_and_gos", "tournament": "tournaments"}
 
 
 def merge_into(into: Changes, changes: Changes) -> None:
@@ -123,10 +130,25 @@ class PageState:
                 self.stale = True
         return sent
 
-    def snapshot(self, sit_and_gos: dict[str, Any]) -> dict[str, Any]:
+    def snapshot(self, lists: dict[str, "TournamentList"]) -> dict[str, Any]:
         assert self.page is not None
         page = {**self.page, "rooms": list(self.rows.values())}
-        return lobby_page_frame(self.view, page, sit_and_gos)
+        sit_and_gos, tournaments = lists["sit_and_gos"].listed, lists["tournaments"].listed
+        assert sit_and_gos is not None and tournaments is not None
+        return lobby_page_frame(self.view, page, sit_and_gos, tournaments)
+
+
+class TournamentList:
+    """One of the lobby's tournament lists (`key`: "sit_and_gos" or "tournaments") as the relay
+    holds it: the list as read (`read`, bounded to PAGE_SIZE) with the changes sent since, and
+    the changes heard this second."""
+
+    def __init__(self, key: str, read: Any):
+        self.key = key
+        self.read = read
+        self.listed: dict[str, Any] | None = None  # the read's answer, kept current
+        self.stale = False
+        self.changes: Changes = {}  # heard this second, not yet sent
 
 
 class LobbyRelay:
@@ -136,15 +158,16 @@ class LobbyRelay:
         self.pages: dict[LobbyView, PageState] = {}
         self.watching: dict[LobbySocket, PageState] = {}
         self.rooms: Changes = {}  # heard this second, not yet sent
-        self.sit_and_go_changes: Changes = {}
-        # (sent at, rooms, Sit & Gos) of the last HISTORY_SECONDS
-        self.history: deque[tuple[float, Changes, Changes]] = deque()
+        self.lists = {
+            "sit_and_gos": TournamentList("sit_and_gos", sit_and_gos_page),
+            "tournaments": TournamentList("tournaments", tournaments_page),
+        }
+        # (sent at, rooms, each list's changes) of the last HISTORY_SECONDS
+        self.history: deque[tuple[float, Changes, dict[str, Changes]]] = deque()
         self.covered_from = 0.0  # every change heard since is in `history` or not yet sent
         self.channel: str | None = None
         self.tasks: list[asyncio.Task] = []
         self.starting = asyncio.Lock()
-        self.sit_and_gos: dict[str, Any] | None = None
-        self.sit_and_gos_stale = False
         self.rejoined_at = 0.0
         self.frames_sent = 0
 
@@ -164,12 +187,12 @@ class LobbyRelay:
             await self.load(state)
         if state.page is None:
             raise RuntimeError("the lobby's page could not be read")
-        if self.sit_and_gos is None:
-            await self.load_sit_and_gos()
+        for listed in self.lists.values():
+            if listed.listed is None:
+                await self.load_list(listed)
         if self.watching.get(socket) is not state:
             return  # gone, or another view asked for, while the page was read
-        assert self.sit_and_gos is not None
-        text = encode(state.snapshot(self.sit_and_gos))
+        text = encode(state.snapshot(self.lists))
         state.sockets.add(socket)  # from here on, the page's changes; nothing awaited between
         await socket.send(text_data=text)
 
@@ -199,7 +222,8 @@ class LobbyRelay:
         self.history.clear()
         for state in self.pages.values():
             state.stale = True
-        self.sit_and_gos_stale = True
+        for listed in self.lists.values():
+            listed.stale = True
 
     # ----- reading pages -----
 
@@ -219,28 +243,31 @@ class LobbyRelay:
             state.loading.set_result(None)
             state.loading = None
 
-    async def load_sit_and_gos(self, not_before: float | None = None) -> None:
+    async def load_list(self, listed: TournamentList, not_before: float | None = None) -> None:
+        """Read a tournament list, brought up to date with the changes heard since the read
+        began."""
         floor = max(self.covered_from, not_before or 0.0)
-        listed = await read_apart(sit_and_gos_page, floor)
-        known = {s["id"]: s for s in listed["sit_and_gos"]}
-        for key, change in self.heard_since(listed["read_at"])[1].items():
+        read = await read_apart(listed.read, floor)
+        known = {t["id"]: t for t in read[listed.key]}
+        for key, change in self.heard_since(read["read_at"])[1][listed.key].items():
             if key in known:
                 known[key] = {**known[key], **change}
-        listed["sit_and_gos"] = list(known.values())
-        self.sit_and_gos = listed
-        self.sit_and_gos_stale = False
+        read[listed.key] = list(known.values())
+        listed.listed = read
+        listed.stale = False
 
-    def heard_since(self, read_at: float) -> tuple[Changes, Changes]:
+    def heard_since(self, read_at: float) -> tuple[Changes, dict[str, Changes]]:
         """The changes sent since `read_at`, and those not sent yet: a read that began at
         `read_at` may be missing them. (Sent again to a page that has them: harmless, since
-        a change carries the room's fields as they now are.)"""
+        a change carries the room's fields as they now are.) The rooms', and each list's."""
         rooms: Changes = {}
-        sit_and_gos: Changes = {}
-        for sent_at, batch, sng in self.history:
+        lists: dict[str, Changes] = {key: {} for key in self.lists}
+        for sent_at, batch, changed in self.history:
             if sent_at >= read_at:
                 merge_into(rooms, batch)
-                merge_into(sit_and_gos, sng)
-        return rooms, sit_and_gos
+                for key, changes in changed.items():
+                    merge_into(lists[key], changes)
+        return rooms, lists
 
     # ----- hearing the changes -----
 
@@ -263,9 +290,10 @@ class LobbyRelay:
         tasks, self.tasks = self.tasks, []
         self.pages.clear()
         self.rooms.clear()
-        self.sit_and_go_changes.clear()
+        for listed in self.lists.values():
+            listed.changes.clear()
+            listed.listed = None
         self.history.clear()
-        self.sit_and_gos = None
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -302,8 +330,10 @@ class LobbyRelay:
         elif kind == "waiting_room":
             change = {"waiting": frame["waiting"], "reserved": frame["reserved"]}
             merge_into(self.rooms, {frame["table_id"]: change})
-        elif kind == "sit_and_go":
-            merge_into(self.sit_and_go_changes, {frame["sit_and_go"]["id"]: frame["sit_and_go"]})
+        elif kind in LIST_OF_FRAME:
+            # A Sit & Go (`sit_and_go`) or a scheduled tournament (`tournament`), whole.
+            item = frame[kind]
+            merge_into(self.lists[LIST_OF_FRAME[kind]].changes, {item["id"]: item})
 
     # ----- sending them, once a second -----
 
@@ -321,11 +351,17 @@ class LobbyRelay:
         """Send each page's sockets the changes heard since the last time: one frame each."""
         now = time.time()
         rooms, self.rooms = self.rooms, {}
-        sit_and_gos, self.sit_and_go_changes = self.sit_and_go_changes, {}
-        self.history.append((now, rooms, sit_and_gos))
+        changed = {}
+        for key, listed in self.lists.items():
+            changed[key], listed.changes = listed.changes, {}
+        self.history.append((now, rooms, changed))
         while self.history and self.history[0][0] < now - HISTORY_SECONDS:
             self.covered_from = self.history.popleft()[0]
-        sng_sent = await self.sit_and_gos_changed(sit_and_gos, now)
+        lists_sent = {}
+        for key, listed in self.lists.items():
+            sent = await self.list_changed(listed, changed[key], now)
+            if sent:
+                lists_sent[key] = sent
         for state in list(self.pages.values()):
             if state.page is None or state.loading is not None or not state.sockets:
                 continue
@@ -336,39 +372,42 @@ class LobbyRelay:
                 state.stale = True
                 continue
             if frame is None:
-                if not sng_sent or state.view.kind == "cash":
+                if not lists_sent or state.view.kind == "cash":
                     continue
                 frame = {"type": "rooms", "rooms": []}
-            if frame["type"] == "rooms" and state.view.kind != "cash" and sng_sent:
-                frame["sit_and_gos"] = sng_sent
+            if frame["type"] == "rooms" and state.view.kind != "cash":
+                frame.update(lists_sent)
             text = encode(frame)
             for socket in list(state.sockets):
                 await socket.send(text_data=text)
                 self.frames_sent += 1
 
-    async def sit_and_gos_changed(self, changes: Changes, now: float) -> list[dict[str, Any]]:
-        """The Sit & Go changes to send: those of the list's tournaments, and new ones while the
-        list has room; all of it again, read anew, after a lost layer or every REFRESH_SECONDS."""
-        listed = self.sit_and_gos
+    async def list_changed(
+        self, tournaments: TournamentList, changes: Changes, now: float
+    ) -> list[dict[str, Any]]:
+        """A tournament list's changes to send: those of the list's tournaments, and new ones
+        while the list has room (PAGE_SIZE); all of it again, read anew, after a lost layer or
+        every REFRESH_SECONDS."""
+        listed, key = tournaments.listed, tournaments.key
         if listed is None:
             return []
-        if self.sit_and_gos_stale or now - listed["read_at"] > REFRESH_SECONDS:
-            before = {s["id"]: s for s in listed["sit_and_gos"]}
+        if tournaments.stale or now - listed["read_at"] > REFRESH_SECONDS:
+            before = {t["id"]: t for t in listed[key]}
             try:
-                await self.load_sit_and_gos(not_before=now)
+                await self.load_list(tournaments, not_before=now)
             except Exception:
-                log.exception("the lobby relay could not read the Sit & Go list again")
-                self.sit_and_gos_stale = True
+                log.exception("the lobby relay could not read the %s list again", key)
+                tournaments.stale = True
                 return []
-            assert self.sit_and_gos is not None
-            return [s for s in self.sit_and_gos["sit_and_gos"] if before.get(s["id"]) != s]
-        known = {s["id"]: s for s in listed["sit_and_gos"]}
+            assert tournaments.listed is not None
+            return [t for t in tournaments.listed[key] if before.get(t["id"]) != t]
+        known = {t["id"]: t for t in listed[key]}
         sent = []
-        for key, change in changes.items():
-            if key in known or len(known) < PAGE_SIZE:
-                known[key] = {**known.get(key, {}), **change}
-                sent.append(known[key])
-        listed["sit_and_gos"] = list(known.values())
+        for tournament_id, change in changes.items():
+            if tournament_id in known or len(known) < PAGE_SIZE:
+                known[tournament_id] = {**known.get(tournament_id, {}), **change}
+                sent.append(known[tournament_id])
+        listed[key] = list(known.values())
         return sent
 
     async def page_changed(
@@ -383,14 +422,13 @@ class LobbyRelay:
             return {"type": "rooms", "rooms": sent} if sent else None
         before = state.page, dict(state.rows)
         await self.load(state, not_before=now)
-        assert self.sit_and_gos is not None
         old_page, old_rows = before
         if (
             list(state.rows) != list(old_rows)
             or state.page["page"] != old_page["page"]
             or state.page["pages"] != old_page["pages"]
         ):
-            return state.snapshot(self.sit_and_gos)
+            return state.snapshot(self.lists)
         changed = [row for key, row in state.rows.items() if old_rows[key] != row]
         frame: dict[str, Any] = {"type": "rooms", "rooms": changed}
         if state.page["totals"] != old_page["totals"]:

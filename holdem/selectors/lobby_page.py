@@ -21,6 +21,7 @@ from casino.errors import DomainError
 from holdem.models import Seat, Table, TableKind, TableStatus, WaitingEntry
 from holdem.selectors.game_state import stakes_label
 from holdem.selectors.lobby import NO_FIGURES, room_figures, room_summary
+from holdem.selectors.multi_table import scheduled_listed
 from holdem.selectors.tournaments import sit_and_gos_listed
 from holdem.table_options import Blinds
 
@@ -271,9 +272,14 @@ def rooms_page(view: LobbyView = DEFAULT_VIEW, not_before: float | None = None) 
 
 
 def lobby_page_frame(
-    view: LobbyView, page: Mapping[str, Any], sit_and_gos: Mapping[str, Any]
+    view: LobbyView,
+    page: Mapping[str, Any],
+    sit_and_gos: Mapping[str, Any],
+    tournaments: Mapping[str, Any],
 ) -> dict[str, Any]:
-    """The `lobby` frame (docs/protocol.md) of a page read and the Sit & Go list."""
+    """The `lobby` frame (docs/protocol.md) of a page read and the two tournament lists: the Sit &
+    Gos and the scheduled tournaments (none of either under the `cash` view)."""
+    rooms_only = view.kind == "cash"
     return {
         "type": "lobby",
         "view": {**view.as_dict(), "page": page["page"]},
@@ -283,19 +289,33 @@ def lobby_page_frame(
         "rooms": page["rooms"],
         "totals": page["totals"],
         "stakes": page["stakes"],
-        "sit_and_gos": sit_and_gos["sit_and_gos"] if view.kind != "cash" else [],
+        "sit_and_gos": [] if rooms_only else sit_and_gos["sit_and_gos"],
         "sit_and_gos_total": sit_and_gos["total"],
+        "tournaments": [] if rooms_only else tournaments["tournaments"],
+        "tournaments_total": tournaments["total"],
     }
+
+
+def _list_page(key: str, read: Any, not_before: float | None) -> dict[str, Any]:
+    """One of the lobby's tournament lists, `key`, as `read(PAGE_SIZE)` lists it (the first
+    PAGE_SIZE, and how many in all), cached a moment as rooms_page is."""
+    cached = cache.get(f"lobby.{key}")
+    if cached is not None and (not_before is None or cached["read_at"] >= not_before):
+        return dict(cached)
+    read_at = time.time()
+    listed, total = read(PAGE_SIZE)
+    result = {"read_at": read_at, key: listed, "total": total}
+    cache.set(f"lobby.{key}", result, settings.CASINO_LOBBY_CACHE_SECONDS)
+    return dict(result)
 
 
 def sit_and_gos_page(not_before: float | None = None) -> dict[str, Any]:
     """The Sit & Go list as the lobby shows it, bounded (sit_and_gos_listed), cached a moment as
     rooms_page is."""
-    cached = cache.get("lobby.sit_and_gos")
-    if cached is not None and (not_before is None or cached["read_at"] >= not_before):
-        return dict(cached)
-    read_at = time.time()
-    listed, total = sit_and_gos_listed(PAGE_SIZE)
-    result = {"read_at": read_at, "sit_and_gos": listed, "total": total}
-    cache.set("lobby.sit_and_gos", result, settings.CASINO_LOBBY_CACHE_SECONDS)
-    return dict(result)
+    return _list_page("sit_and_gos", sit_and_gos_listed, not_before)
+
+
+def tournaments_page(not_before: float | None = None) -> dict[str, Any]:
+    """The scheduled tournaments as the lobby shows them (RULES.md 9), bounded
+    (scheduled_listed), cached a moment as rooms_page is."""
+    return _list_page("tournaments", scheduled_listed, not_before)

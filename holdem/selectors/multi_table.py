@@ -1,21 +1,67 @@
-"""The multi-table tournament reads (RULES.md 9): whether it takes entries, its prize table, and
-the tournament as the lobby lists it (docs/protocol.md, `tournament`).
+"""The multi-table tournament reads (RULES.md 9): whether it takes entries, its prize table, the
+tournament as the lobby lists it (docs/protocol.md, `tournament`), the lobby's list of them, and
+a player's own entries in them.
 """
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Case, Count, DateTimeField, F, Q, Value, When
+from django.urls import reverse
+from django.utils import timezone
 
+from casino.accounts.models import User
 from holdem.engine.tournament import payout_percents
 from holdem.engine.tournament_tables import BASIS_POINTS, default_payouts, prizes_of
-from holdem.models import Seat, Tournament, TournamentStatus
+from holdem.models import (
+    Seat,
+    Tournament,
+    TournamentEntry,
+    TournamentKind,
+    TournamentStatus,
+)
 from holdem.selectors.game_state import epoch_ms
-from holdem.selectors.tournaments import level_of, results_url
+from holdem.selectors.tournaments import LISTED_AFTER_END, level_of, results_url
 
 
-def registration_open(tournament: Tournament) -> bool:
+@dataclass(frozen=True)
+class EntryCounts:
+    """A tournament's entries, counted: all of them (re-entries included), those not out yet,
+    and the tables with a player seated."""
+
+    registered: int = 0
+    alive: int = 0
+    tables: int = 0
+
+
+def entry_counts(tournament_ids: Iterable[int]) -> dict[int, EntryCounts]:
+    """The EntryCounts of each tournament, in two queries however many there are."""
+    ids = list(tournament_ids)
+    entries = (
+        TournamentEntry.objects.filter(tournament_id__in=ids)
+        .values("tournament_id")
+        .annotate(n=Count("id"), alive=Count("id", filter=Q(finished_at__isnull=True)))
+        .order_by()
+    )
+    tables = (
+        Seat.objects.filter(table__tournament_id__in=ids)
+        .values("table__tournament_id")
+        .annotate(n=Count("table_id", distinct=True))
+        .order_by()
+    )
+    by_tables = {row["table__tournament_id"]: row["n"] for row in tables}
+    counts = {pk: EntryCounts(tables=by_tables.get(pk, 0)) for pk in ids}
+    for row in entries:
+        pk = row["tournament_id"]
+        counts[pk] = EntryCounts(row["n"], row["alive"], by_tables.get(pk, 0))
+    return counts
+
+
+def registration_open(tournament: Tournament, registered: int | None = None) -> bool:
     """RULES.md 9: entries are taken before the start, then until the end of level
-    `late_registration_levels`, while there is room (`max_entrants`)."""
+    `late_registration_levels`, while there is room (`max_entrants`). `registered`: the entries
+    taken so far, if the caller has counted them."""
     if tournament.status == TournamentStatus.REGISTERING:
         is_open = True
     elif tournament.status == TournamentStatus.RUNNING:
@@ -23,7 +69,9 @@ def registration_open(tournament: Tournament) -> bool:
     else:
         return False
     if is_open and tournament.max_entrants is not None:
-        return tournament.entries.count() < tournament.max_entrants
+        if registered is None:
+            registered = tournament.entries.count()
+        return registered < tournament.max_entrants
     return is_open
 
 
@@ -42,26 +90,25 @@ def places_paid(tournament: Tournament) -> int:
     return len(payout_shares(tournament, max(2, tournament.entrants)))
 
 
-def mtt_prize_table(tournament: Tournament) -> list[int]:
+def mtt_prize_table(tournament: Tournament, registered: int | None = None) -> list[int]:
     """RULES.md 9: the prize of each place paid, best first, for the entrants and pool as they
-    stand (they grow with late entries until registration closes)."""
-    entrants = max(2, tournament.entrants or tournament.entries.count())
+    stand (they grow with late entries until registration closes). `registered`: the entries
+    taken so far, if the caller has counted them."""
+    if not tournament.entrants and registered is None:
+        registered = tournament.entries.count()
+    entrants = max(2, tournament.entrants or registered or 0)
     pool = tournament.prize_pool or tournament.buy_in * entrants
     return prizes_of(pool, payout_shares(tournament, entrants))
 
 
-def mtt_summary(tournament: Tournament) -> dict[str, Any]:
-    """The tournament as the lobby lists it (docs/protocol.md, `tournament`)."""
-    registered = tournament.entries.count()
-    alive = tournament.entries.filter(finished_at__isnull=True).count()
+def mtt_summary(tournament: Tournament, counts: EntryCounts | None = None) -> dict[str, Any]:
+    """The tournament as the lobby lists it (docs/protocol.md, `tournament`). `counts`: its
+    entry_counts, if the caller has read them (a list reads them for all its rows at once)."""
+    if counts is None:
+        counts = entry_counts([tournament.pk])[tournament.pk]
+    registered, alive, tables = counts.registered, counts.alive, counts.tables
     entrants = tournament.entrants or registered
     prize_pool = tournament.prize_pool or tournament.buy_in * registered
-    tables = (
-        Seat.objects.filter(table__tournament=tournament)
-        .values("table_id")
-        .annotate(n=Count("id"))
-        .count()
-    )
     running = tournament.status == TournamentStatus.RUNNING
     return {
         "id": tournament.pk,
@@ -77,11 +124,12 @@ def mtt_summary(tournament: Tournament) -> dict[str, Any]:
         "buy_in": tournament.buy_in,
         "fee": tournament.fee,
         "starting_stack": tournament.starting_stack,
+        "level_seconds": tournament.level_seconds,
         "table_seats": tournament.seats,
         "tables": tables,
         "prize_pool": prize_pool,
-        "places_paid": len(mtt_prize_table(tournament)) if entrants >= 2 else 0,
-        "registration_open": registration_open(tournament),
+        "places_paid": len(mtt_prize_table(tournament, registered)) if entrants >= 2 else 0,
+        "registration_open": registration_open(tournament, registered),
         "late_registration_levels": tournament.late_registration_levels,
         "re_entries": tournament.re_entries,
         "level": level_of(tournament, tournament.level) if running else None,
@@ -91,3 +139,58 @@ def mtt_summary(tournament: Tournament) -> dict[str, Any]:
         "hand_for_hand": tournament.hand_for_hand,
         "url": results_url(tournament.pk),
     }
+
+
+def scheduled_listed(limit: int | None) -> tuple[list[dict[str, Any]], int]:
+    """The lobby's list of scheduled tournaments (RULES.md 9), each as mtt_summary has it: those
+    taking entries or running, the first to start first, then those that ended (finished or
+    cancelled) in the last hour, the latest first. The first `limit` (None: all), ordered in
+    SQL, in four queries whatever their number; and how many the whole list holds."""
+    recent = timezone.now() - LISTED_AFTER_END
+    live = [TournamentStatus.REGISTERING, TournamentStatus.RUNNING]
+    listed = Tournament.objects.filter(kind=TournamentKind.SCHEDULED).filter(
+        Q(status__in=live) | Q(finished_at__gte=recent)
+    )
+    ordered = listed.annotate(
+        listed_order=Case(When(status__in=live, then=Value(0)), default=Value(1)),
+        live_start=Case(
+            When(status__in=live, then=F("starts_at")),
+            default=Value(None),
+            output_field=DateTimeField(),
+        ),
+    ).order_by(
+        "listed_order",
+        F("live_start").asc(nulls_last=True),
+        F("finished_at").desc(nulls_last=True),
+        "id",
+    )
+    tournaments = list(ordered if limit is None else ordered[:limit])
+    total = len(tournaments) if limit is None or len(tournaments) < limit else listed.count()
+    counts = entry_counts(t.pk for t in tournaments)
+    return [mtt_summary(t, counts[t.pk]) for t in tournaments], total
+
+
+# The player's part of a scheduled tournament they have not entered (mtt_entries_of's shape).
+NOT_ENTERED: dict[str, Any] = {"entries": 0, "entered": False, "table_url": None}
+
+
+def mtt_entries_of(user: User, tournament_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+    """The player's own part of each of these scheduled tournaments they entered (two queries):
+    `entries` (how many, re-entries included), `entered` (one of them is not out: registered,
+    or still playing) and `table_url` (where they sit in it now, or None). The lobby's row offers
+    Register, Unregister or Re-enter from it (docs/protocol.md, `tournament`)."""
+    ids = list(tournament_ids)
+    mine: dict[int, dict[str, Any]] = {}
+    rows = TournamentEntry.objects.filter(user=user, tournament_id__in=ids)
+    for tournament_id, finished_at in rows.values_list("tournament_id", "finished_at"):
+        part = mine.setdefault(tournament_id, dict(NOT_ENTERED))
+        part["entries"] += 1
+        part["entered"] = part["entered"] or finished_at is None
+    seat = (
+        Seat.objects.filter(user=user, table__tournament_id__in=list(mine))
+        .values_list("table__tournament_id", "table_id")
+        .first()
+    )
+    if seat is not None:
+        mine[seat[0]]["table_url"] = reverse("table", args=[seat[1]])
+    return mine

@@ -15,10 +15,17 @@ from django.utils import timezone
 from casino.accounts.models import User
 from casino.db_routing import read_db
 from holdem.engine.tournament import level_blinds, payout_percents, prizes
-from holdem.models import HandRecord, Table, Tournament, TournamentEntry, TournamentStatus
+from holdem.models import (
+    HandRecord,
+    Table,
+    Tournament,
+    TournamentEntry,
+    TournamentKind,
+    TournamentStatus,
+)
 from holdem.selectors.game_state import epoch_ms
 
-# How long a finished or cancelled Sit & Go stays in the lobby's list.
+# How long a finished or cancelled tournament stays in the lobby's lists.
 LISTED_AFTER_END = timedelta(hours=1)
 
 
@@ -84,7 +91,8 @@ def sit_and_gos_listed(limit: int | None) -> tuple[list[dict[str, Any]], int]:
     """The first `limit` of the lobby's Sit & Go list (sit_and_gos_for_lobby; None: all of them),
     ordered in SQL, and how many the whole list holds."""
     recent = timezone.now() - LISTED_AFTER_END
-    listed = Tournament.objects.filter(
+    # The scheduled tournaments have a list of their own (multi_table.scheduled_listed).
+    listed = Tournament.objects.filter(kind=TournamentKind.SIT_AND_GO).filter(
         Q(status__in=[TournamentStatus.REGISTERING, TournamentStatus.RUNNING])
         | Q(finished_at__gte=recent)
     )

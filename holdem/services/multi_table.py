@@ -150,12 +150,14 @@ def tournament_demo_seed(now: datetime) -> Tournament:
 
 def tournament_check(tournament: Tournament) -> None:
     """Why a scheduled tournament's figures cannot be played (DomainError), or nothing."""
-    try:
-        level_of(tournament, 0)
-        if tournament.payouts:
-            payout_percents(2, tournament.payouts)
-    except ValueError as error:
-        raise DomainError("bad_tournament", str(error)) from None
+    for field, check in (
+        ("blind_schedule", lambda: level_of(tournament, 0)),
+        ("payouts", lambda: tournament.payouts and payout_percents(2, tournament.payouts)),
+    ):
+        try:
+            check()
+        except (ValueError, TypeError) as error:
+            raise DomainError("bad_tournament", str(error), fields={field: str(error)}) from None
     if not 2 <= tournament.seats <= 10:
         raise DomainError("bad_tournament", "a table has 2 to 10 seats")
     if tournament.buy_in < 1 or tournament.starting_stack < 2 or tournament.level_seconds < 1:

@@ -268,15 +268,18 @@ def tournament_register(*, tournament_id: int, user: User) -> Tournament:
 
 
 def tournament_unregister(*, tournament_id: int, user: User) -> Tournament:
-    """RULES.md 8: before the start, the buy-in and the fee come back (two ledger lines)."""
+    """RULES.md 8 and 9: before the start, the buy-in and the fee come back (two ledger lines)."""
     with transaction.atomic():
         tournament = tournament_locked(tournament_id)
         entry = tournament.entries.filter(user=user).first()
         if entry is None:
-            raise DomainError("not_registered", "you are not registered in this Sit & Go")
+            raise DomainError(
+                "not_registered", f"you are not registered in this {_kind(tournament)}"
+            )
         if tournament.status != TournamentStatus.REGISTERING:
             raise DomainError(
-                "tournament_started", "this Sit & Go has started: registrations are final"
+                "tournament_started",
+                f"this {_kind(tournament)} has started: registrations are final",
             )
         wallet_lock(user_ids=[user.pk])
         refund(tournament, entry, why="Unregistered")
@@ -286,13 +289,14 @@ def tournament_unregister(*, tournament_id: int, user: User) -> Tournament:
 
 
 def tournament_cancel(*, tournament_id: int, actor: User) -> Tournament:
-    """Staff cancel a Sit & Go before it starts: every registration is refunded. One that has
-    started cannot be cancelled (its chips are in play)."""
+    """Staff cancel a tournament (a Sit & Go or a scheduled one) before it starts: every
+    registration is refunded. One that has started cannot be cancelled (its chips are in play)."""
     with transaction.atomic():
         tournament = tournament_locked(tournament_id)
         if tournament.status != TournamentStatus.REGISTERING:
             raise DomainError(
-                "tournament_started", "only a Sit & Go that has not started can be cancelled"
+                "tournament_started",
+                f"only a {_kind(tournament)} that has not started can be cancelled",
             )
         entries = list(tournament.entries.select_related("user"))
         wallet_lock(user_ids=[e.user_id for e in entries])
@@ -305,6 +309,11 @@ def tournament_cancel(*, tournament_id: int, actor: User) -> Tournament:
         lobby_announce(tournament)
     sit_and_gos_keep_open()
     return tournament
+
+
+def _kind(tournament: Tournament) -> str:
+    """What the players call it in a refusal: "Sit & Go" or "tournament"."""
+    return "Sit & Go" if tournament.kind == TournamentKind.SIT_AND_GO else "tournament"
 
 
 def refund(tournament: Tournament, entry: TournamentEntry, *, why: str) -> None:

@@ -4,8 +4,9 @@
 // rooms on that page (docs/protocol.md, Lobby). The player's filters and sort order
 // (lobby-view.js) are remembered in localStorage; the sort order sorts the page shown. Join/Watch
 // are plain form POSTs to /tables/<id>/enter/; a full room offers its waiting list
-// (waiting-notice.js). The Sit & Go list (sit-and-go-view.js) follows the same socket; when one
-// the player entered starts, the page goes to its table.
+// (waiting-notice.js). The Sit & Go list (sit-and-go-view.js) and the scheduled tournaments
+// (scheduled-view.js) follow the same socket; when one the player entered starts, the page goes
+// to its table.
 
 import { CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS } from "./close-codes.js";
 import { el } from "./dom.js";
@@ -24,6 +25,7 @@ import {
   viewFrame,
   visibleRooms,
 } from "./lobby-view.js";
+import { TournamentList } from "./scheduled-view.js";
 import { SitAndGoList } from "./sit-and-go-view.js";
 import { LiveSocket, socketUrl } from "./socket.js";
 import { TOURNAMENT_STARTED_EVENT } from "./user-socket.js";
@@ -40,6 +42,7 @@ const headings = [...document.querySelectorAll("#room-table thead th[data-sort]"
 const pager = document.getElementById("room-pager");
 const roomTable = document.getElementById("room-table");
 const sngSection = document.getElementById("sit-and-go");
+const mttSection = document.getElementById("tournaments");
 const rooms = new Map(); // the page shown, by id
 const viewer = JSON.parse(document.getElementById("lobby-viewer").textContent || "{}");
 // The page as the server last described it: {view, page, pages, totals, stakes}.
@@ -186,6 +189,7 @@ function render() {
   countBox.textContent = countText(totals, Boolean(totals) && totals.matching !== totals.rooms);
   roomTable.hidden = view.kind === "sit_and_go";
   if (sngSection) sngSection.hidden = view.kind === "cash";
+  if (mttSection) mttSection.hidden = view.kind === "cash";
   drawStakes(all);
   drawHeadings();
   drawPager();
@@ -286,12 +290,14 @@ function onFrame(frame) {
     if (served && Array.isArray(frame.stakes)) served = { ...served, stakes: frame.stakes };
     render();
     for (const s of frame.sit_and_gos || []) sitAndGos.apply(s);
+    for (const t of frame.tournaments || []) tournaments.apply(t);
   } else if (frame.type === "waiting") {
     waiting.receive(frame); // a line joined or changed: its size is noted as it is drawn
     if (frame.place === null || frame.place === undefined) noteLineSize(frame.table_id, frame.waiting);
     render();
   }
   if (frame.type === "lobby" && Array.isArray(frame.sit_and_gos)) sitAndGos.replaceAll(frame.sit_and_gos);
+  if (frame.type === "lobby" && Array.isArray(frame.tournaments)) tournaments.replaceAll(frame.tournaments);
 }
 
 /** RULES.md 8: the player's Sit & Go has started: off to its table (once, whichever socket said it
@@ -308,6 +314,11 @@ const sitAndGos = new SitAndGoList({
   served: JSON.parse(document.getElementById("lobby-sit-and-gos").textContent || "[]"),
   username: viewer.username,
   onStarted: (s) => goToTable(s.table_url),
+});
+const tournaments = new TournamentList({
+  body: document.getElementById("mtt-list"),
+  served: JSON.parse(document.getElementById("lobby-tournaments").textContent || "[]"),
+  yours: JSON.parse(document.getElementById("lobby-your-entries").textContent || "{}"),
 });
 document.addEventListener(TOURNAMENT_STARTED_EVENT, (event) => {
   const tournament = event.detail || {};

@@ -7,15 +7,18 @@ The relay's sends are driven here (`relay.flush()`), with its own clock stopped:
 
 import asyncio
 import json
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from django.utils import timezone
 
 from casino.settings import redis_channel_layer
-from holdem.models import Table
+from holdem.models import Table, Tournament, TournamentKind
 from holdem.selectors.lobby_page import PAGE_SIZE
 from holdem.services import room_close, table_leave, table_sit
+from holdem.services.multi_table import mtt_register, tournament_schedule
 from holdem.services.tournaments import tournament_register
 from lobby import relay as relay_module
 from lobby.relay import lobby_relay
@@ -347,7 +350,7 @@ def test_sit_and_go_changes_ride_the_same_frame(make_player):
         await register(tournament_id=second.pk, user=ben)
         relay = lobby_relay()
         for _ in range(300):
-            if len(relay.sit_and_go_changes) == 2:
+            if len(relay.lists["sit_and_gos"].changes) == 2:
                 break
             await asyncio.sleep(0.01)
         await relay.flush()
@@ -358,6 +361,96 @@ def test_sit_and_go_changes_ride_the_same_frame(make_player):
         assert await rooms_only.drain() == []
         for sock in (lobby, rooms_only):
             await sock.close()
+
+    async_to_sync(scenario)()
+
+
+def test_scheduled_tournament_changes_ride_the_same_frame_coalesced(make_player):
+    """RULES.md 9: the lobby's `tournament` frames (lobby_announce) reach the lobby sockets as
+    the Sit & Gos' do: in the first `lobby` frame's list, then in the next `rooms` frame, the
+    latest of each tournament once however many changes came that second; never under the
+    cash view."""
+    starts_at = timezone.now() + timedelta(hours=1)
+    first, second = (
+        tournament_schedule(name=name, starts_at=starts_at, buy_in=100) for name in ("A", "B")
+    )
+    players = [make_player() for _ in range(3)]
+    viewer, cash_only = make_player("viewer"), make_player("cash")
+
+    async def scenario():
+        lobby = await open_socket("/ws/lobby/", user=viewer, name="viewer lobby")
+        rooms_only = await open_socket("/ws/lobby/", user=cash_only, name="rooms only")
+        page = await lobby.receive()
+        assert [t["id"] for t in page["tournaments"]] == [first.pk, second.pk]
+        assert page["tournaments_total"] == 2
+        await rooms_only.receive()
+        await rooms_only.send({"type": "lobby_view", "kind": "cash"})
+        assert (await rooms_only.receive())["tournaments"] == []
+        register = database_sync_to_async(mtt_register)
+        for player in players[:2]:
+            await register(tournament_id=first.pk, user=player)
+        await register(tournament_id=second.pk, user=players[2])
+        relay = lobby_relay()
+        for _ in range(300):
+            if relay.lists["tournaments"].changes.get(first.pk, {}).get("registered") == 2:
+                break
+            await asyncio.sleep(0.01)
+        await relay.flush()
+        (frame,) = await lobby.drain()
+        assert frame["type"] == "rooms" and frame["rooms"] == [] and "sit_and_gos" not in frame
+        registered = {t["id"]: t["registered"] for t in frame["tournaments"]}
+        assert registered == {first.pk: 2, second.pk: 1}  # one each: the latest
+        assert frame["tournaments"][0]["kind"] == "scheduled"
+        assert await rooms_only.drain() == []
+        # Nothing more heard: nothing more sent.
+        await relay.flush()
+        assert await lobby.drain() == []
+        for sock in (lobby, rooms_only):
+            await sock.close()
+
+    async_to_sync(scenario)()
+
+
+def test_the_tournament_list_is_bounded_like_the_sit_and_gos(make_player):
+    """A new tournament joins the socket's list only while it has room (PAGE_SIZE); the list is
+    read again in full every REFRESH_SECONDS."""
+    starts_at = timezone.now() + timedelta(hours=1)
+    Tournament.objects.bulk_create(
+        Tournament(
+            kind=TournamentKind.SCHEDULED,
+            name=f"Bulk {n}",
+            starts_at=starts_at + timedelta(minutes=n),
+            seats=9,
+            structure="no_limit",
+            buy_in=10,
+            fee=0,
+            starting_stack=1_000,
+            level_seconds=60,
+            blind_schedule=[],
+            payouts=[],
+            turn_seconds=30,
+            time_bank_seconds=0,
+            auto_muck=True,
+        )
+        for n in range(PAGE_SIZE)
+    )
+    viewer = make_player("viewer")
+
+    async def scenario():
+        lobby = await open_socket("/ws/lobby/", user=viewer, name="viewer lobby")
+        page = await lobby.receive()
+        assert len(page["tournaments"]) == PAGE_SIZE and page["tournaments_total"] == PAGE_SIZE
+        schedule = database_sync_to_async(tournament_schedule)
+        late = await schedule(name="One more", starts_at=starts_at, buy_in=10)
+        relay = lobby_relay()
+        for _ in range(300):
+            if relay.lists["tournaments"].changes:
+                break
+            await asyncio.sleep(0.01)
+        await relay.flush()
+        assert await lobby.drain() == []  # the list is full: not added
+        assert late.pk not in {t["id"] for t in relay.lists["tournaments"].listed["tournaments"]}
+        await lobby.close()
 
     async_to_sync(scenario)()
 
