@@ -62,6 +62,7 @@ from holdem.services.tournaments import (
     refund,
     starting_seat,
     tournament_locked,
+    tournament_next_day,
     tournament_running,
     tournament_table_create,
 )
@@ -322,7 +323,7 @@ def tournaments_start_due(now: datetime) -> int:
                 except RandomSourceFailed:
                     continue  # docs/fairness.md: no draw from anything else; next second
             if tournament.repeat_daily:
-                _schedule_next_day(tournament)
+                tournament_next_day(tournament)
             done += 1
     return done
 
@@ -338,34 +339,6 @@ def _cancel(
     tournament.finished_at = now
     tournament.save(update_fields=["status", "finished_at"])
     lobby_announce(tournament)
-
-
-def _schedule_next_day(tournament: Tournament) -> None:
-    assert tournament.starts_at is not None
-    starts_at = tournament.starts_at + timedelta(days=1)
-    copies = Tournament.objects.filter(
-        kind=TournamentKind.SCHEDULED, name=tournament.name, starts_at=starts_at
-    )
-    if copies.exists():
-        return
-    copy = Tournament.objects.get(pk=tournament.pk)
-    copy.pk = None
-    copy.status = TournamentStatus.REGISTERING
-    copy.starts_at = starts_at
-    for name, value in (
-        ("level", 0),
-        ("level_ends_at", None),
-        ("entrants", 0),
-        ("prize_pool", 0),
-        ("prizes_paid", 0),
-        ("hand_for_hand", False),
-        ("hand_round", 0),
-        ("started_at", None),
-        ("finished_at", None),
-    ):
-        setattr(copy, name, value)
-    copy.save()
-    lobby_announce(copy)
 
 
 def _start(tournament: Tournament, entries: list[TournamentEntry], now: datetime) -> None:

@@ -307,8 +307,40 @@ def tournament_cancel(*, tournament_id: int, actor: User) -> Tournament:
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])
         lobby_announce(tournament)
+        if tournament.repeat_daily:
+            tournament_next_day(tournament)
     sit_and_gos_keep_open()
     return tournament
+
+
+def tournament_next_day(tournament: Tournament) -> None:
+    """A daily tournament's next one, a day later, taking entries (once, whichever way this
+    one ended before it played: started, cancelled for want of entrants, or by staff)."""
+    assert tournament.starts_at is not None
+    starts_at = tournament.starts_at + timedelta(days=1)
+    copies = Tournament.objects.filter(
+        kind=TournamentKind.SCHEDULED, name=tournament.name, starts_at=starts_at
+    )
+    if copies.exists():
+        return
+    copy = Tournament.objects.get(pk=tournament.pk)
+    copy.pk = None
+    copy.status = TournamentStatus.REGISTERING
+    copy.starts_at = starts_at
+    for name, value in (
+        ("level", 0),
+        ("level_ends_at", None),
+        ("entrants", 0),
+        ("prize_pool", 0),
+        ("prizes_paid", 0),
+        ("hand_for_hand", False),
+        ("hand_round", 0),
+        ("started_at", None),
+        ("finished_at", None),
+    ):
+        setattr(copy, name, value)
+    copy.save()
+    lobby_announce(copy)
 
 
 def _kind(tournament: Tournament) -> str:

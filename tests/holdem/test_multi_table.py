@@ -26,7 +26,7 @@ from holdem.models import (
 )
 from holdem.services import table_act
 from holdem.services.multi_table import mtt_register, tournament_demo_seed, tournament_schedule
-from holdem.services.tournaments import tournament_unregister
+from holdem.services.tournaments import tournament_cancel, tournament_unregister
 from tests.holdem.conftest import chips_everywhere
 from tests.holdem.test_fixed_decks import fixed_deck, rigged  # noqa: F401 (a fixture)
 
@@ -570,3 +570,15 @@ def test_one_level_clock_moves_every_table_at_once(scheduled, make_player, clock
         assert (record.options["small_blind"], record.options["big_blind"]) == (15, 30)
         assert record.tournament["level"] == 2
     check_invariants(tournament)
+
+
+def test_a_staff_cancel_of_a_daily_tournament_keeps_the_series(scheduled, make_player):
+    """Cancelling one day's tournament refunds its players and leaves the next day's scheduled."""
+    player = make_player()
+    before = wallet_balance(user=player)
+    tournament = register(scheduled(repeat_daily=True), [player])
+    staff = make_player()
+    tournament_cancel(tournament_id=tournament.pk, actor=staff)
+    assert wallet_balance(user=player) == before
+    nxt = Tournament.objects.get(name=tournament.name, status=TournamentStatus.REGISTERING)
+    assert nxt.starts_at == tournament.starts_at + timedelta(days=1)
