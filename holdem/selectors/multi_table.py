@@ -1,12 +1,14 @@
 """The multi-table tournament reads (RULES.md 9): whether it takes entries, its prize table, the
-tournament as the lobby lists it (docs/protocol.md, `tournament`), the lobby's list of them, and
-a player's own entries in them.
+tournament as the lobby lists it (docs/protocol.md, `tournament`), the lobby's list of them, a
+player's own entries in them, and the panel every one of its tables shows (docs/protocol.md,
+"Multi-table tournaments").
 """
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection
 from django.db.models import Case, Count, DateTimeField, F, Q, Value, When
 from django.urls import reverse
 from django.utils import timezone
@@ -15,7 +17,9 @@ from casino.accounts.models import User
 from holdem.engine.tournament import payout_percents
 from holdem.engine.tournament_tables import BASIS_POINTS, default_payouts, prizes_of
 from holdem.models import (
+    HandRecord,
     Seat,
+    Table,
     Tournament,
     TournamentEntry,
     TournamentKind,
@@ -194,3 +198,83 @@ def mtt_entries_of(user: User, tournament_ids: Iterable[int]) -> dict[int, dict[
     if seat is not None:
         mine[seat[0]]["table_url"] = reverse("table", args=[seat[1]])
     return mine
+
+
+def mtt_table_panel(tournament: Tournament, table: Table) -> dict[str, Any]:
+    """RULES.md 9, what every table shows: the players left, the average stack, each seat's
+    rank by chips (the client shows its own player theirs), the level and the time to the next,
+    what the next place to be decided pays, the places paid, and whether the tables play hand
+    for hand. Two queries (the players left, the ranks) whatever the number of players; the
+    caller reads it when it may have changed (holdem/services/notify.py), never on an action."""
+    running = tournament.status == TournamentStatus.RUNNING
+    left = tournament.entries.filter(finished_at__isnull=True).count() if running else 0
+    prizes = mtt_prize_table(tournament)
+    # RULES.md 9: the one to go out next, with `left` players in, takes place `left`.
+    next_prize = (
+        {"place": left, "prize": prizes[left - 1]} if running and 0 < left <= len(prizes) else None
+    )
+    # Every entry brought the starting stack, and tournament chips are never created or lost.
+    chips_in_play = tournament.entrants * tournament.starting_stack
+    return {
+        "id": tournament.pk,
+        "kind": "scheduled",
+        "name": tournament.name,
+        "status": tournament.status,
+        "url": results_url(tournament.pk),
+        **level_of(tournament, tournament.level),
+        "next_level": level_of(tournament, tournament.level + 1),
+        "level_ends_at": epoch_ms(tournament.level_ends_at) if running else None,
+        "players_left": left,
+        "entrants": tournament.entrants,
+        "average_stack": chips_in_play // left if left else None,
+        "ranks": seat_ranks(tournament.pk, table.pk) if running else {},
+        "buy_in": tournament.buy_in,
+        "fee": tournament.fee,
+        "prize_pool": tournament.prize_pool,
+        "places_paid": len(prizes),
+        "next_prize": next_prize,
+        "hand_for_hand": tournament.hand_for_hand,
+    }
+
+
+# A player's chips for the ranking: their stack between hands; while their table plays a hand,
+# what they began it with (their seat's stack is 0 then: the chips are in the hand's state, and
+# the hand's record keeps each player's `stack_before`). The JSON functions differ between the
+# two databases the site runs on; the rest of the query does not (as holdem/selectors/stats.py).
+_STACK_BEFORE = {
+    "postgresql": (
+        "LEFT JOIN LATERAL jsonb_array_elements(h.players) AS p(value)"
+        " ON (p.value ->> 'user_id')::bigint = s.user_id",
+        "(p.value ->> 'stack_before')::bigint",
+    ),
+    "sqlite": (
+        "LEFT JOIN json_each(h.players) AS p"
+        " ON CAST(json_extract(p.value, '$.user_id') AS INTEGER) = s.user_id",
+        "CAST(json_extract(p.value, '$.stack_before') AS INTEGER)",
+    ),
+}
+
+
+def seat_ranks(tournament_id: int, table_id: int) -> dict[str, int]:
+    """RULES.md 9, "your rank by chips": {seat number: rank} for the seats of `table` with
+    chips, among every player of the tournament (1 is the biggest stack; equal stacks share a
+    rank). One aggregate query: the database ranks the stacks and returns this table's rows."""
+    join, stack_before = _STACK_BEFORE[connection.vendor]
+    sql = f"""
+        WITH chips AS (
+            SELECT s.table_id, s.number, COALESCE({stack_before}, s.stack) AS chips
+            FROM {Seat._meta.db_table} s
+            JOIN {Table._meta.db_table} t ON t.id = s.table_id
+            LEFT JOIN {HandRecord._meta.db_table} h ON h.id = t.hand_id AND s.in_hand
+            {join}
+            WHERE t.tournament_id = %s
+        )
+        SELECT number, place FROM (
+            SELECT table_id, number, RANK() OVER (ORDER BY chips DESC) AS place
+            FROM chips WHERE chips > 0
+        ) ranked
+        WHERE table_id = %s
+    """  # the table names come from the models; every value is a parameter
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament_id, table_id])
+        return {str(number): place for number, place in cursor.fetchall()}

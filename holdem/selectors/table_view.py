@@ -14,15 +14,22 @@ from django.utils import timezone
 from holdem import engine
 from holdem.models import Seat, Table, TableKind
 from holdem.selectors.game_state import current_state, epoch_ms, stakes_label
+from holdem.selectors.multi_table import mtt_table_panel
 from holdem.selectors.tournaments import tournament_of_table, tournament_panel
 from holdem.table_options import rules_dialog, rules_of
 
 
 def public_table(
-    table: Table, state: engine.HandState | None = None, seat_rows: Iterable[Seat] | None = None
+    table: Table,
+    state: engine.HandState | None = None,
+    seat_rows: Iterable[Seat] | None = None,
+    *,
+    tournament_kept: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything anyone watching the table may see. No hole card unless shown at showdown.
-    The server's clock (`now`) is the frame's: see table_view_for (snapshot.py)."""
+    The server's clock (`now`) is the frame's: see table_view_for (snapshot.py).
+    `tournament_kept`: a tournament table's panel as its clients hold it, when the caller knows
+    it has not changed (holdem/services/notify.py): it is kept instead of read again."""
     if state is None:
         state = current_state(table)
     elif state.is_over:
@@ -117,16 +124,23 @@ def public_table(
         "countdown": {"starts_at": epoch_ms(table.next_hand_at)} if table.next_hand_at else None,
         "last_hand": last,
         "spectators": table.spectators,
-        **_tournament_part(table),
+        **_tournament_part(table, tournament_kept),
     }
 
 
-def _tournament_part(table: Table) -> dict[str, Any]:
-    """A tournament table's panel (RULES.md 8); nothing at a cash table."""
-    if table.kind != TableKind.SIT_AND_GO:
+def _tournament_part(table: Table, kept: dict[str, Any] | None) -> dict[str, Any]:
+    """A tournament table's panel: a Sit & Go's (RULES.md 8), or a multi-table tournament's
+    (RULES.md 9); nothing at a cash table."""
+    if table.kind == TableKind.CASH:
         return {}
+    if kept is not None:
+        return {"tournament": kept}
     tournament = tournament_of_table(table)
-    return {"tournament": tournament_panel(tournament) if tournament is not None else None}
+    if tournament is None:
+        return {"tournament": None}
+    if table.kind == TableKind.TOURNAMENT:
+        return {"tournament": mtt_table_panel(tournament, table)}
+    return {"tournament": tournament_panel(tournament)}
 
 
 # How long a finished hand's result stays on a table that has nothing next (as long as the time

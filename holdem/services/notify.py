@@ -44,6 +44,25 @@ LOBBY_KINDS = {
     "sitting_in",
 }
 
+# Changes after which a tournament table's panel (the view's `tournament`) is read again: a
+# level, a hand dealt or ended (players out, places, hand for hand, the stacks the ranks are
+# of), players coming and going, the table opening or closing, and the turns renewed after
+# downtime (the clock extended the level then). Any other event (an action, a timeout, a hold
+# between hands) carries the panel its clients hold: no query for it on the action path
+# (docs/decisions.md, Tournaments).
+PANEL_KINDS = {
+    "hand_ended",
+    "level",
+    "seated",
+    "left",
+    "moved_in",
+    "moved_out",
+    "closing",
+    "closed",
+    "opened",
+    "turn_renewed",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class TableChange:
@@ -84,11 +103,12 @@ def table_change_publish(table: LockedTable, change: TableChange) -> list[str]:
         seats = rows.seats_with_users(table.pk)
     if change.kind in SEAT_KINDS and spectators_counted(table):
         saved.append("spectators")  # who sat down or stood up was watching, or now is
-    public = plain(public_table(table, state=state, seat_rows=seats))
+    sent = decode(table.sent_view) if table.sent_view else {}
+    kept = None if _panel_changes(change) else (sent.get("table") or {}).get("tournament")
+    public = plain(public_table(table, state=state, seat_rows=seats, tournament_kept=kept))
     # The rules dialog's words follow from the options: sent when they change, and left out of
     # sent_view, which every event rewrites (2 KB less per write).
     rules = public.pop("rules")
-    sent = decode(table.sent_view) if table.sent_view else {}
     changes = table_changes(sent.get("table"), public)
     if "options" in changes:
         changes["rules"] = rules
@@ -123,6 +143,14 @@ def table_change_publish(table: LockedTable, change: TableChange) -> list[str]:
         messages.append((LOBBY_GROUP, frame_message({"type": "room", "room": room})))
     send_on_commit(messages)
     return saved
+
+
+def _panel_changes(change: TableChange) -> bool:
+    """Whether a tournament table's panel may have changed with `change` (PANEL_KINDS, or the
+    deal of a hand)."""
+    if change.kind in PANEL_KINDS:
+        return True
+    return any(e.kind == "hand_started" for e in change.engine_events)
 
 
 def spectators_counted(table: LockedTable) -> bool:

@@ -9,6 +9,7 @@ import { el } from "./dom.js";
 import { chips } from "./format.js";
 import { statusLine } from "./messages.js";
 import { allInCallAmount } from "./raise-sizes.js";
+import { isMultiTable } from "./tournament.js";
 
 const title = (text, sub = null) => el("div", { class: "console-title" }, el("h2", {}, text), sub ? el("p", { class: "muted" }, sub) : null);
 const clock = () => el("div", { class: "my-clock", "aria-hidden": "true" }, el("i"));
@@ -165,11 +166,12 @@ function notPlaying(app) {
   const you = app.you || {};
   let sub;
   if (you.seated_elsewhere) sub = `You have a seat at ${you.seated_elsewhere.name}. Switching rooms gives it up.`;
-  // RULES.md 8: a Sit & Go's seats are its players', drawn when it started.
+  // RULES.md 8 and 9: a tournament's seats are its players', drawn or given by the tournament.
   else if (app.table && app.table.tournament) {
+    const what = isMultiTable(app.table.tournament) ? "tournament" : "Sit & Go";
     sub = app.table.tournament.status === "finished"
-      ? "This Sit & Go is over: its results are on its page. Switch rooms, or go back to the lobby."
-      : "Only the players of this Sit & Go sit here. Watch, or switch rooms.";
+      ? `This ${what} is over: its results are on its page. Switch rooms, or go back to the lobby.`
+      : `Only the players of this ${what} sit here. Watch, or switch rooms.`;
   }
   else if (app.canSit) sub = "Pick an open seat to play, or switch rooms.";
   else sub = "No seat is free here right now. Watch, or switch rooms.";

@@ -93,6 +93,12 @@ export function tableLines(event, name) {
     case "options_changed": return [{ text: "The staff changed this room's rules (see Room rules)", kind: "warn" }];
     case "topped_up": return [{ text: `${who} adds ${chips(event.amount)} chips` }];
     case "time_bank": return [{ text: `${who} is using the time bank (${event.seconds}s)`, kind: "warn" }];
+    // RULES.md 9: players move between a tournament's tables between hands.
+    case "moved_in": return [{ text: `${who} joins from another table at seat ${event.seat + 1} with ${chips(event.stack)}` }];
+    case "moved_out": return [{ text: `${who} moves to another table` }];
+    case "held": return event.reason === "hand_for_hand"
+      ? [{ text: "Hand for hand: the next hand waits for the other tables", kind: "warn" }]
+      : [{ text: "Balancing tables: the next hand waits for players to move", kind: "warn" }];
     default: return [];
   }
 }

@@ -1,7 +1,7 @@
 // The sentences the table page shows: the room's facts under its name, the connection status,
 // the message in the middle of the felt and the console's status line. No DOM here, so tests/js
 // runs it under Node. `view` is the table client (table-app.js): table, hand, lastHand, you,
-// nameOf(seat).
+// nameOf(seat), and `held` (why a tournament's table waits between hands, or null).
 
 import { roomBuyInText } from "./buy-in.js";
 import { secondsUntil, turnSecondsLeft } from "./clock.js";
@@ -9,13 +9,13 @@ import { CLOSE_SIGNED_OUT, CLOSE_TOO_MANY_SOCKETS } from "./close-codes.js";
 import { satOutIdle } from "./console-state.js";
 import { STREET_NAMES, STRUCTURE_NAMES, categoryName, chips } from "./format.js";
 import { lastHandName } from "./seats.js";
-import { overText, tournamentFacts } from "./tournament.js";
+import { heldText, isMultiTable, overText, tournamentFacts } from "./tournament.js";
 
 const has = (value) => value !== null && value !== undefined;
 
 /** The line under the room's name: [{text, kind}], kind "badge" or "wallet" for the two styled. */
 export function tableFacts(table, you) {
-  // RULES.md 8: a Sit & Go's table plays tournament chips: its level and entry, not cash stakes.
+  // RULES.md 8 and 9: a tournament's table plays tournament chips: its level and entry, not cash stakes.
   if (table.tournament) {
     const facts = tournamentFacts(table.tournament, table);
     if (you && Number.isInteger(you.balance)) facts.push({ text: `Wallet ${chips(you.balance)}`, kind: "wallet" });
@@ -49,6 +49,8 @@ export function connectionText(status, detail) {
 export function centerMessage(view, now) {
   const table = view.table;
   if (table.status === "closing") return "This room closes after this hand.";
+  // RULES.md 9: a tournament's table that broke up; its players play on at the others.
+  if (table.status === "closed" && isMultiTable(table.tournament) && table.tournament.status === "running") return "This table is closed: its players were moved to the other tables.";
   if (table.status === "closed") return "This room is closed.";
   if (view.hand) {
     const street = STREET_NAMES[view.hand.street] || "";
@@ -67,6 +69,9 @@ export function centerMessage(view, now) {
   }
   if (table.tournament && table.tournament.status === "finished") {
     parts.push(overText(table.tournament));
+  } else if (heldText(view.held)) {
+    // RULES.md 9: the table waits for a move or for the other tables, not for a countdown.
+    parts.push(`${heldText(view.held)}…`);
   } else if (table.countdown && table.countdown.starts_at) {
     const seconds = secondsUntil(table.countdown.starts_at, now);
     parts.push(seconds > 0 ? `Next game in ${seconds}s` : "Dealing…");
@@ -93,6 +98,7 @@ export function statusLine(view, now) {
     return "Waiting for the dealer…";
   }
   if (you.sitting_out) return satOutIdle(view.you) ? "You are sitting out." : "You are sitting out. Sit in to play the next game.";
+  if (heldText(view.held)) return `${heldText(view.held)}.`; // RULES.md 9: instead of a countdown
   const countdown = table.countdown;
   if (countdown && countdown.starts_at) {
     const seconds = secondsUntil(countdown.starts_at, now);

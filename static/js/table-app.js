@@ -2,7 +2,9 @@
 // view; each event brings what changed in the public table (table-delta.js) and, when ours
 // changed, our private part. A gap in
 // `seq` asks for a new snapshot; a lost connection reconnects by itself and says so. It is also
-// the `view` the felt, the console and the pure modules read (seats.js, console-state.js).
+// the `view` the felt, the console and the pure modules read (seats.js, console-state.js). A
+// player a multi-table tournament moves to another table (RULES.md 9) is taken there: this page
+// goes to the new table's by itself, which says where they were moved.
 
 import { TableAlerts } from "./alerts-view.js";
 import { topUpRange } from "./buy-in.js";
@@ -19,8 +21,9 @@ import { closingLines, engineLines, lastActionText, tableLines } from "./log.js"
 import { centerMessage, connectionText, tableFacts } from "./messages.js";
 import { LiveSocket, socketUrl } from "./socket.js";
 import { applyChanges, applyYou } from "./table-delta.js";
+import { heldAfter, movedText } from "./tournament.js";
 import { TournamentPanel } from "./tournament-panel.js";
-import { WALLET_EVENT } from "./user-socket.js";
+import { TOURNAMENT_MOVED_EVENT, WALLET_EVENT } from "./user-socket.js";
 import { WaitingNotices } from "./waiting-notice.js";
 import { offerSecondsLeft } from "./waiting.js";
 
@@ -28,6 +31,10 @@ const LOG_LIMIT = 80;
 const PENDING_TIMEOUT_MS = 6000;
 const SWITCH_TIMEOUT_MS = 10000;
 const ROOMS_REFRESH_MS = 15000; // the room switcher's seat counts, while it is on screen
+// What the page of the table a player was moved from leaves for the page of the one they were
+// moved to (sessionStorage: this tab only), and how long it stays good for.
+const MOVED_KEY = "casino:moved-to";
+const MOVED_NOTICE_MS = 12000;
 
 export class TableApp {
   constructor(root, client) {
@@ -49,6 +56,10 @@ export class TableApp {
     this.snapshotAsked = false;
     this.lastActions = {}; // seat -> what they did last in this betting round ("Call 100")
     this.foldedHandNumber = null; // the hand in which this player folded (their cards leave the table)
+    this.held = null; // RULES.md 9: why this tournament table waits between hands (a `held` reason)
+    this.seatedHere = false; // this page has shown the player seated here
+    this.following = false; // on the way to the table the player was moved to
+    this.movedHere = arrivedByMove(this.tableId); // this tab was brought here by a move
 
     this.dom = {
       name: root.querySelector("#table-name"),
@@ -62,6 +73,7 @@ export class TableApp {
       center: root.querySelector("#center-message"),
       log: root.querySelector("#action-log"),
       enterForm: root.querySelector("#enter-form"),
+      moved: root.querySelector("#moved-notice"),
     };
     this.console = new BettingConsole(this, root.querySelector("#console"));
     this.dialogs = new TableDialogs(this, root);
@@ -85,6 +97,10 @@ export class TableApp {
     // The header's socket hears of every change of the wallet (an admin's, another table's):
     // the buy-in and Top up limits follow it at once.
     document.addEventListener(WALLET_EVENT, (event) => this.applyWallet(event.detail));
+    // RULES.md 9: the player was moved to another table of their tournament (ws/me/).
+    document.addEventListener(TOURNAMENT_MOVED_EVENT, (event) => {
+      if (this.followMove(event.detail.table_id, event.detail.table_url)) event.preventDefault();
+    });
 
     this.socket = new LiveSocket(socketUrl(`/ws/table/${this.tableId}/`), {
       onFrame: (frame) => this.receive(frame),
@@ -133,7 +149,7 @@ export class TableApp {
     return line && line.offer ? line.offer.seat : null;
   }
 
-  /** A Sit & Go's table (RULES.md 8): table.tournament, else null (a cash room). */
+  /** A tournament's table (RULES.md 8 and 9): table.tournament, else null (a cash room). */
   get tournament() {
     return (this.table && this.table.tournament) || null;
   }
@@ -320,6 +336,8 @@ export class TableApp {
     this.table = frame.table;
     this.tournamentPanel.update(before);
     this.you = frame.you || null;
+    this.noteSeat();
+    if (frame.table && (frame.table.hand || frame.table.status !== "open")) this.held = null;
     this.snapshotAsked = false;
     this.lastActions = {};
     this.noteClock(frame.table);
@@ -336,6 +354,44 @@ export class TableApp {
       } else this.noteLastActions(frame.log);
     }
     this.chat.fromSnapshot(frame);
+    if (this.movedHere) this.showMovedHere();
+  }
+
+  /** Remember that this page has shown the player seated here: a move takes this page along. */
+  noteSeat() {
+    if (this.you && Number.isInteger(this.you.seat)) this.seatedHere = true;
+  }
+
+  /** RULES.md 9: the player was moved from this table to `tableId`: the page goes there (once),
+   * leaving the new page the word to say so. True if it goes; a page where the player did not
+   * play stays (ws/me/'s notice links the table). */
+  followMove(tableId, url) {
+    if (!this.seatedHere || !Number.isInteger(tableId) || tableId === this.tableId) return false;
+    if (this.following) return true;
+    this.following = true;
+    try {
+      sessionStorage.setItem(MOVED_KEY, JSON.stringify({ table_id: tableId, at: Date.now() }));
+    } catch {
+      // No session storage (a private window's limits): the new page just says nothing.
+    }
+    location.assign(url || `/tables/${tableId}/`);
+    return true;
+  }
+
+  /** On the table the player was moved to: "You were moved to table 2", for a few seconds and in
+   * the table log. */
+  showMovedHere() {
+    this.movedHere = false;
+    const text = movedText(this.table && this.table.name);
+    this.logLines([{ text: `${text}.`, kind: "warn" }]);
+    const box = this.dom.moved;
+    if (!box) return;
+    box.textContent = `${text}.`;
+    box.hidden = false;
+    clearTimeout(this.movedTimer);
+    this.movedTimer = setTimeout(() => {
+      box.hidden = true;
+    }, MOVED_NOTICE_MS);
   }
 
   applyEvent(frame) {
@@ -345,13 +401,20 @@ export class TableApp {
     this.seq = frame.seq;
     const before = this.you;
     const tournamentBefore = this.tournament;
+    const event = frame.event || {};
+    const heldBefore = this.held;
+    this.held = heldAfter(this.held, event);
     if (frame.changes) {
       this.table = applyChanges(this.table, frame.changes);
       this.noteClock(frame.changes);
       this.tournamentPanel.update(tournamentBefore);
     }
     if (frame.you) this.applyYou(frame);
-    this.logEvent(frame.event || {});
+    // A held table looks again every second: its log says why once, not every second.
+    if (!(event.kind === "held" && event.reason === heldBefore)) this.logEvent(event);
+    // RULES.md 9: this player's own move out of this table (ws/me/ says it too; whichever
+    // comes first takes the page to the new table).
+    if (event.kind === "moved_out" && event.username === this.client.username) this.followMove(event.to_table);
     this.alerts.announceEvent(frame.event || {});
     this.dialogs.offerRebuy(before, frame.event || {});
     clearTimeout(this.consistencyTimer);
@@ -364,6 +427,7 @@ export class TableApp {
     if (typeof frame.seq !== "number" || frame.seq < this.youSeq || !frame.you) return;
     this.you = applyYou(this.you, frame.you);
     this.youSeq = frame.seq;
+    this.noteSeat();
     if (this.pending && frame.seq > this.pendingAfterSeq) this.clearPending();
   }
 
@@ -529,6 +593,10 @@ export class TableApp {
     const best = this.lastHand ? this.lastHand.best : null;
     for (const engineEvent of event.engine || []) lines.push(...engineLines(engineEvent, this.nameOf, this.table && this.table.hand_id, best));
     lines.push(...closingLines(event));
+    this.logLines(lines);
+  }
+
+  logLines(lines) {
     if (!lines.length) return;
     const log = this.dom.log;
     const stick = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
@@ -555,5 +623,17 @@ export class TableApp {
 
   showPreviousHand() {
     this.dialogs.showPreviousHand();
+  }
+}
+
+/** Whether this tab was brought to table `tableId` by a move a moment ago (followMove): read
+ * once, then forgotten. */
+function arrivedByMove(tableId) {
+  try {
+    const left = JSON.parse(sessionStorage.getItem(MOVED_KEY) || "null");
+    sessionStorage.removeItem(MOVED_KEY);
+    return Boolean(left && left.table_id === tableId && Date.now() - left.at < 120000);
+  } catch {
+    return false;
   }
 }

@@ -1,20 +1,33 @@
-// A Sit & Go's table page (RULES.md 8): the tournament panel (the level, the next one and a live
-// countdown to it, the players left, the prizes) from `table.tournament`, and the word to a
-// player who is out, or has won, with the way to keep watching or go back to the lobby. The words
-// are tournament.js's; the time is the server's (TableApp.serverNow).
+// A tournament's table page: the tournament panel from `table.tournament`. A Sit & Go's (RULES.md
+// 8): the level, the next one and a live countdown to it, the players left, the prizes, and the
+// word to a player who is out, or has won, with the way to keep watching or go back to the lobby.
+// A multi-table tournament's (RULES.md 9): the same level and countdown, the players left, the
+// average stack, the player's own rank by chips, what the next place pays, the places paid, hand
+// for hand, and the tournament's page. The words are tournament.js's; the time is the server's
+// (TableApp.serverNow).
 
 import { el } from "./dom.js";
 import { chips } from "./format.js";
 import {
+  averageStackText,
   finishOf,
   finishTitle,
   finishWords,
+  isMultiTable,
   levelCountdownText,
   levelText,
   nextLevelText,
+  nextPrizeText,
+  placesPaidText,
   playersLeftText,
   prizeRows,
+  rankText,
 } from "./tournament.js";
+
+/** One figure of the panel: a term and its value (either may be nodes). */
+function fact(term, value, className = null) {
+  return el("div", {}, el("dt", {}, term), el("dd", { class: className }, value));
+}
 
 export class TournamentPanel {
   constructor(app, root) {
@@ -64,25 +77,22 @@ export class TournamentPanel {
     box.hidden = !t;
     this.app.root.classList.toggle("at-tournament", Boolean(t));
     if (!t) return;
+    const you = this.app.you;
+    const seat = you && Number.isInteger(you.seat) ? you.seat : null;
+    if (isMultiTable(t)) {
+      this.renderMultiTable(t, seat);
+      return;
+    }
     const finish = finishOf(t, this.app.client.username);
     const key = JSON.stringify([t, finish]);
     if (key === this.key) return;
     this.key = key;
-    const next = nextLevelText(t);
     const facts = el(
       "dl",
       { class: "tournament-facts" },
-      el("div", {}, el("dt", {}, "Now"), el("dd", { class: "tournament-level" }, levelText(t))),
-      next && t.status === "running"
-        ? el(
-            "div",
-            {},
-            el("dt", {}, "Next level"),
-            el("dd", {}, el("span", { class: "tournament-next" }, next), " ", el("span", { class: "tournament-countdown", dataset: { levelCountdown: "" } }, "")),
-          )
-        : null,
-      el("div", {}, el("dt", {}, "Players"), el("dd", { class: "tournament-left" }, playersLeftText(t))),
-      el("div", {}, el("dt", {}, "Prize pool"), el("dd", {}, chips(t.prize_pool))),
+      ...this.levelFacts(t),
+      fact("Players", playersLeftText(t), "tournament-left"),
+      fact("Prize pool", chips(t.prize_pool)),
     );
     const prizes = el(
       "ol",
@@ -103,6 +113,53 @@ export class TournamentPanel {
       prizes,
     ];
     box.replaceChildren(...parts.filter(Boolean));
+    this.tick(this.app.serverNow());
+  }
+
+  /** The level now, and the next one with the time until it while the tournament runs. */
+  levelFacts(t) {
+    const next = nextLevelText(t);
+    const countdown = el("span", { class: "tournament-countdown", dataset: { levelCountdown: "" } }, "");
+    return [
+      fact("Now", levelText(t), "tournament-level"),
+      next && t.status === "running" ? fact("Next level", el("span", {}, el("span", { class: "tournament-next" }, next), " ", countdown)) : null,
+    ];
+  }
+
+  /** RULES.md 9: what every table of a multi-table tournament shows; `seat`: the player's own
+   * here (their rank), or null for a watcher. */
+  renderMultiTable(t, seat) {
+    const rank = rankText(t, seat);
+    const key = JSON.stringify([t, rank]);
+    if (key === this.key) return;
+    this.key = key;
+    const running = t.status === "running";
+    const facts = el(
+      "dl",
+      { class: "tournament-facts" },
+      ...this.levelFacts(t),
+      fact("Players", playersLeftText(t), "tournament-left"),
+      running ? fact("Average stack", averageStackText(t), "tournament-average") : fact("Prize pool", chips(t.prize_pool)),
+      rank ? fact("Your rank", rank, "tournament-rank") : null,
+      running
+        ? fact(["Next place pays · ", el("span", { class: "tournament-paid" }, placesPaidText(t))], nextPrizeText(t), "tournament-next-prize")
+        : fact("Prizes", placesPaidText(t), "tournament-paid"),
+    );
+    this.box.replaceChildren(
+      el(
+        "div",
+        { class: "tournament-head" },
+        el(
+          "h2",
+          {},
+          t.name,
+          t.status === "finished" ? el("span", { class: "badge" }, "Finished") : null,
+          t.hand_for_hand && running ? el("span", { class: "badge hand-for-hand" }, "Hand for hand") : null,
+        ),
+        el("a", { class: "button small ghost", href: t.url }, "Tournament"),
+      ),
+      facts,
+    );
     this.tick(this.app.serverNow());
   }
 

@@ -1,6 +1,8 @@
-// What a Sit & Go's table shows of the tournament (RULES.md 8): the level with its blinds and
+// What a tournament's table shows of it: a Sit & Go's (RULES.md 8) the level with its blinds and
 // ante, the next one and the time until it, the players left, the prizes, and a player's own
-// finish. From `table.tournament` (docs/protocol.md, "Sit & Go"). No DOM here, so tests/js runs it.
+// finish; a multi-table tournament's (RULES.md 9) the average stack, your rank by chips, what the
+// next place pays, hand for hand, and why the table waits between hands. From `table.tournament`
+// (docs/protocol.md, "Sit & Go" and "Multi-table tournaments"). No DOM here, so tests/js runs it.
 
 import { secondsUntil } from "./clock.js";
 import { chips } from "./format.js";
@@ -93,9 +95,68 @@ export function winnerOf(t) {
   return first ? first.username : null;
 }
 
+/** RULES.md 9: a table of a multi-table tournament (else a Sit & Go's). */
+export function isMultiTable(t) {
+  return Boolean(t && t.kind === "scheduled");
+}
+
+/** RULES.md 9, "your rank by chips": "3rd of 12" for the player at `seat`, or "" (watching, out,
+ * or the tournament over). The server ranks every seat of the table among all the players. */
+export function rankText(t, seat) {
+  if (!isMultiTable(t) || !Number.isInteger(seat) || !t.ranks) return "";
+  const rank = t.ranks[String(seat)];
+  return Number.isInteger(rank) ? `${ordinal(rank)} of ${chips(t.players_left)}` : "";
+}
+
+/** RULES.md 9: the average stack of the players left, or "" once nobody is. */
+export function averageStackText(t) {
+  return t && Number.isInteger(t.average_stack) ? chips(t.average_stack) : "";
+}
+
+/** RULES.md 9, "what the next place pays": "6th · 1,200" for the place the next player out
+ * takes; "Nothing yet" before the money. */
+export function nextPrizeText(t) {
+  if (!t || t.status !== "running") return "";
+  const next = t.next_prize;
+  return next ? `${ordinal(next.place)} · ${chips(next.prize)}` : "Nothing yet";
+}
+
+/** "2 paid", "18 paid": how many places the prize table pays. */
+export function placesPaidText(t) {
+  return t && Number.isInteger(t.places_paid) ? `${chips(t.places_paid)} paid` : "";
+}
+
+/** RULES.md 9: why a tournament's table deals no hand although it could, in place of the
+ * countdown (the `held` event's reason); "" for none. */
+export function heldText(reason) {
+  if (reason === "hand_for_hand") return "Waiting for the other tables (hand for hand)";
+  if (reason === "balancing") return "Balancing tables";
+  return "";
+}
+
+/** The hold a table is under after `event`, from the one before (`held`: a reason or null): a
+ * `held` event sets it; it lasts until the table deals, ends a hand or closes. */
+export function heldAfter(held, event) {
+  if (!event) return held;
+  if (event.kind === "held") return event.reason || null;
+  const dealt = event.kind === "hand" && (event.engine || []).some((e) => e.kind === "hand_started");
+  return dealt || ["hand_ended", "closing", "closed"].includes(event.kind) ? null : held;
+}
+
+/** "table 2" from a tournament table's name ("Sunday 500 #14 · table 2"), else the name. */
+export function tableLabel(name) {
+  const found = /·\s*(table \d+)\s*$/i.exec(name || "");
+  return found ? found[1] : name || "another table";
+}
+
+/** The notice on the table a player was moved to (RULES.md 9: balancing or a table broken). */
+export function movedText(name) {
+  return `You were moved to ${tableLabel(name)}`;
+}
+
 /** The line under the table's name at a tournament table: [{text, kind}], as tableFacts. */
 export function tournamentFacts(t, table) {
-  const facts = [{ text: "Sit & Go", kind: "badge" }];
+  const facts = [{ text: isMultiTable(t) ? "Tournament" : "Sit & Go", kind: "badge" }];
   facts.push({ text: levelText(t) });
   facts.push({ text: `Buy-in ${chips(t.buy_in)}${t.fee ? ` + ${chips(t.fee)}` : ""}` });
   facts.push({ text: `Prize pool ${chips(t.prize_pool)}` });

@@ -1,8 +1,11 @@
 // The header's own socket, ws/me/ (docs/protocol.md, "The user's socket"), on every page: the
 // wallet, live. Whatever shows it is marked `data-live-wallet`; a page that needs the figure
-// itself (the table's buy-in and Top up) listens for WALLET_EVENT on the document. When a Sit & Go
-// the user entered starts (RULES.md 8), TOURNAMENT_STARTED_EVENT goes to the document: a page that
-// takes the player there itself (the lobby) cancels it; on any other page a notice links the table.
+// itself (the table's buy-in and Top up) listens for WALLET_EVENT on the document. When a
+// tournament the user entered starts, or seats them late (RULES.md 8 and 9),
+// TOURNAMENT_STARTED_EVENT goes to the document: a page that takes the player there itself (the
+// lobby) cancels it; on any other page a notice links the table. When the tournament moves them
+// to another table (RULES.md 9), TOURNAMENT_MOVED_EVENT goes the same way: the table page they
+// played on follows them by itself; any other page links the new table.
 
 import { el } from "./dom.js";
 import { chips } from "./format.js";
@@ -10,6 +13,7 @@ import { LiveSocket, socketUrl } from "./socket.js";
 
 export const WALLET_EVENT = "casino:wallet";
 export const TOURNAMENT_STARTED_EVENT = "casino:tournament-started";
+export const TOURNAMENT_MOVED_EVENT = "casino:tournament-moved";
 
 let known = null; // {balance, version}: the newest wallet this page has heard of
 
@@ -31,26 +35,41 @@ function showWallet(frame) {
   document.dispatchEvent(new CustomEvent(WALLET_EVENT, { detail: { ...known } }));
 }
 
-function tournamentStarted(tournament) {
+const NOTICES = {
+  [TOURNAMENT_STARTED_EVENT]: {
+    id: "started",
+    title: (name) => `${name || "Your tournament"} has started`,
+    text: "Your seat is waiting: the cards are dealt in a few seconds.",
+  },
+  [TOURNAMENT_MOVED_EVENT]: {
+    id: "moved",
+    title: (name) => `${name || "Your tournament"}: you were moved to another table`,
+    text: "Your seat and your chips are waiting there.",
+  },
+};
+
+/** A `tournament_started` or `tournament_moved` frame: the page takes the player to the table
+ * itself (it cancels the event), or a notice links the table. */
+function tournamentSeat(type, tournament) {
   if (!tournament || typeof tournament.table_url !== "string") return;
-  const event = new CustomEvent(TOURNAMENT_STARTED_EVENT, { detail: { ...tournament }, cancelable: true });
+  const event = new CustomEvent(type, { detail: { ...tournament }, cancelable: true });
   if (!document.dispatchEvent(event)) return; // the page goes there itself
   if (location.pathname === new URL(tournament.table_url, location.href).pathname) return; // already there
-  showTournamentNotice(tournament);
+  showTournamentNotice(NOTICES[type], tournament);
 }
 
-function showTournamentNotice(tournament) {
+function showTournamentNotice(words, tournament) {
   let box = document.getElementById("tournament-notices");
   if (!box) {
     box = el("section", { class: "tournament-notices", id: "tournament-notices", "aria-label": "Tournaments" });
     document.body.append(box);
   }
-  const id = `tournament-started-${tournament.id}`;
+  const id = `tournament-${words.id}-${tournament.id}-${tournament.table_id || ""}`;
   if (document.getElementById(id)) return;
   const notice = el(
     "div",
     { class: "tournament-notice", id, role: "alert" },
-    el("p", { class: "tournament-notice-text" }, el("strong", {}, `${tournament.name || "Your Sit & Go"} has started`), el("span", {}, "Your seat is waiting: the cards are dealt in a few seconds.")),
+    el("p", { class: "tournament-notice-text" }, el("strong", {}, words.title(tournament.name)), el("span", {}, words.text)),
     el(
       "div",
       { class: "tournament-notice-actions" },
@@ -69,6 +88,7 @@ if (shown && shown.dataset.version) {
 new LiveSocket(socketUrl("/ws/me/"), {
   onFrame(frame) {
     if (frame.type === "wallet") showWallet(frame);
-    else if (frame.type === "tournament_started") tournamentStarted(frame.tournament);
+    else if (frame.type === "tournament_started") tournamentSeat(TOURNAMENT_STARTED_EVENT, frame.tournament);
+    else if (frame.type === "tournament_moved") tournamentSeat(TOURNAMENT_MOVED_EVENT, frame.tournament);
   },
 }).connect();

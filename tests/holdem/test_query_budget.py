@@ -11,8 +11,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from holdem import engine
-from holdem.models import HandAction
+from holdem.models import HandAction, Seat, SitGoTemplate, Table
 from holdem.services import table_act, table_sit
+from holdem.services.tournaments import sit_and_go_open, tournament_register
 from tests.holdem.conftest import chips_everywhere, current
 
 pytestmark = pytest.mark.django_db
@@ -58,6 +59,43 @@ def test_a_mid_hand_action_costs_at_most_four_queries(seated, clock):
         )
         assert not any("accounts_wallet" in sql for sql in run), "no wallet read mid-hand"
         assert not any("holdem_connection" in sql for sql in run), "no spectator count"
+    chips_everywhere()
+
+
+def test_a_mid_hand_action_at_a_sit_and_go_costs_what_it_costs_at_a_cash_table(make_player, clock):
+    """RULES.md 8: the tournament's panel the table shows changes with hands and levels, not
+    with actions: an action reads nothing of the tournament (holdem/services/notify.py,
+    PANEL_KINDS), and costs the cash table's four queries."""
+    template = SitGoTemplate.objects.create(
+        name="Budget Sit & Go",
+        seats=3,
+        buy_in=100,
+        fee=0,
+        starting_stack=1_000,
+        level_seconds=600,
+        time_bank_seconds=0,
+    )
+    tournament = sit_and_go_open(template)
+    for _ in range(3):
+        tournament_register(tournament_id=tournament.pk, user=make_player())
+    tournament.refresh_from_db()
+    clock.advance(11)  # the first hand, 10 s after the start
+    table = Table.objects.get(pk=tournament.table_id)
+    for number in range(2):
+        table.refresh_from_db()
+        legal = engine.legal_actions(current(table))
+        user = Seat.objects.get(table=table, number=legal.seat).user
+        with CaptureQueriesContext(connection) as captured:
+            table_act(
+                table_id=table.pk,
+                user=user,
+                action="call",
+                action_id=f"call-{number}",
+                turn_token=table.turn_token,
+            )
+        run = statements(captured)
+        assert len(run) <= MID_HAND_ACT, "\n".join(run)
+        assert not any("holdem_tournament" in sql for sql in run), "\n".join(run)
     chips_everywhere()
 
 
