@@ -106,6 +106,9 @@ class Table(RoomOptions):
     )
     # RULES.md 9, hand for hand: the tournament's round of hands this table dealt last.
     tournament_round = models.PositiveIntegerField(default=0, editable=False)
+    # RULES.md 9: why a tournament's table waits between hands ("balancing", "hand_for_hand"),
+    # told to the table once when it starts waiting; empty when it does not.
+    held_for = models.CharField(max_length=16, blank=True, default="", editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -122,6 +122,8 @@ def public_table(
         if hand_view and hand_view.get("to_act") is not None
         else None,
         "countdown": {"starts_at": epoch_ms(table.next_hand_at)} if table.next_hand_at else None,
+        # RULES.md 9: why a tournament's table waits between hands instead of counting down.
+        "held": table.held_for or None,
         "last_hand": last,
         "spectators": table.spectators,
         **_tournament_part(table, tournament_kept),

@@ -44,9 +44,14 @@ def hand_start(table: LockedTable, now: datetime) -> bool:
         # makes it, holdem/services/multi_table.py) or for the other tables; it looks again in
         # a second.
         table.next_hand_at = now + timedelta(seconds=HOLD_SECONDS)
-        rows.save_fields(table, ["next_hand_at"])
-        notify_table(table, TableChange("held", {"reason": hold}))
+        told, table.held_for = table.held_for, hold
+        rows.save_fields(table, ["next_hand_at", "held_for"])
+        if told != hold:
+            notify_table(table, TableChange("held", {"reason": hold}))
         return False
+    if table.held_for:
+        table.held_for = ""
+        rows.save_fields(table, ["held_for"])
     try:
         plan = kind.hand_plan(table=table, seats=seats, rng=random_source())
         if plan is not None:

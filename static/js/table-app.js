@@ -337,7 +337,8 @@ export class TableApp {
     this.tournamentPanel.update(before);
     this.you = frame.you || null;
     this.noteSeat();
-    if (frame.table && (frame.table.hand || frame.table.status !== "open")) this.held = null;
+    // RULES.md 9: a table waiting between hands says why in its view (a reloaded page shows it).
+    this.held = (frame.table && frame.table.held) || null;
     this.snapshotAsked = false;
     this.lastActions = {};
     this.noteClock(frame.table);

@@ -410,13 +410,13 @@ def test_hand_for_hand_waits_for_every_table_and_places_a_round_s_busts_together
     hand until every table has finished the one it plays; players out in the same round of
     hands, at different tables, are placed together by the chips they began the hand with
     (here equal: they share the prizes of the places they take, RULES.md 8)."""
-    # Every hand: the first dealt (the big blind, heads-up) holds aces and wins; all in and
-    # called with equal stacks, so each table puts one player out.
-    fixed_deck(rigged([["Ah", "Ad"], ["7c", "2d"]], ["Ks", "9h", "4c", "3s", "Jd"]))
-    # Three places paid of four entrants: on the bubble from the first hand, two tables of two.
+    # Every hand: the first dealt (the small blind) holds aces, the next kings, the button 7-2;
+    # the button moves all in, the small blind calls, the big blind folds: the button is out.
+    fixed_deck(rigged([["Ah", "Ad"], ["Kh", "Kd"], ["7c", "2d"]], ["Qs", "9h", "4c", "3s", "Jd"]))
+    # Five places paid of six entrants: on the bubble from the first hand, two tables of three.
     tournament = register(
-        scheduled(seats=2, late_registration_levels=0, payouts=[[4, [50, 30, 20]]]),
-        [make_player() for _ in range(4)],
+        scheduled(seats=3, late_registration_levels=0, payouts=[[6, [30, 25, 20, 15, 10]]]),
+        [make_player() for _ in range(6)],
     )
     clock.advance(61)
     tournament.refresh_from_db()
@@ -427,7 +427,12 @@ def test_hand_for_hand_waits_for_every_table_and_places_a_round_s_busts_together
     play_table(first, all_in_and_call)
     clock.advance(10)  # the first table's countdown has passed: it waits for the second
     first.refresh_from_db()
-    assert not first.in_hand
+    assert not first.in_hand and first.held_for == "hand_for_hand"
+    told = first.seq
+    for _ in range(3):  # still waiting: its players were told once
+        clock.advance(1)
+    first.refresh_from_db()
+    assert not first.in_hand and first.seq == told
     out = tournament.entries.filter(finished_at__isnull=False)
     assert out.count() == 1 and out.get().place is None  # not placed: the round is not over
     play_table(second, all_in_and_call)
@@ -435,11 +440,14 @@ def test_hand_for_hand_waits_for_every_table_and_places_a_round_s_busts_together
     assert len(round_out) == 2 and round_out[0].out_round == round_out[1].out_round
     assert {e.out_in_hand.table_id for e in round_out} == {first.pk, second.pk}
     assert [e.out_chips for e in round_out] == [1_000, 1_000]
-    assert [e.place for e in round_out] == [3, 3]
-    third_and_fourth = 4_000 * 20 // 100 + 0
-    assert sorted(e.prize for e in round_out) == [third_and_fourth // 2] * 2
+    assert [e.place for e in round_out] == [5, 5]
+    fifth_and_sixth = 6_000 * 10 // 100 + 0
+    assert sorted(e.prize for e in round_out) == [fifth_and_sixth // 2] * 2
     tournament.refresh_from_db()
-    assert not tournament.hand_for_hand  # two left: both in the money
+    assert not tournament.hand_for_hand  # four left, five paid: the bubble has burst
+    clock.advance(5)
+    first.refresh_from_db()
+    assert first.in_hand and first.held_for == ""  # dealing again
     check_invariants(tournament)
 
 
