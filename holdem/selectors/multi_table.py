@@ -132,7 +132,8 @@ def mtt_summary(tournament: Tournament, counts: EntryCounts | None = None) -> di
         "table_seats": tournament.seats,
         "tables": tables,
         "prize_pool": prize_pool,
-        "places_paid": len(mtt_prize_table(tournament, registered)) if entrants >= 2 else 0,
+        # At least two places are paid (RULES.md 9), however few have entered so far.
+        "places_paid": len(mtt_prize_table(tournament, registered)),
         "registration_open": registration_open(tournament, registered),
         "late_registration_levels": tournament.late_registration_levels,
         "re_entries": tournament.re_entries,
