@@ -246,7 +246,9 @@ def _seat_late_entrant(
         target = next(t for t in tables if t.pk == target_id)
         number = seat_nearest_big_blind(next(t for t in state if t.table == target_id))
     else:
-        target = _table_open(tournament, len(tables) + 1, now)
+        # Numbered after every table the tournament had: a broken table keeps its name.
+        opened = Table.objects.filter(tournament=tournament).count()
+        target = _table_open(tournament, opened + 1, now)
         tables.append(target)
         number = 0
     seat = Seat.objects.create(

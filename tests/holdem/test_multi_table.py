@@ -6,7 +6,6 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.db.models import Sum
 
 from casino.accounts.models import LedgerEntry, LedgerKind
 from casino.accounts.selectors import wallet_balance
@@ -26,6 +25,7 @@ from holdem.services import table_act
 from holdem.services.multi_table import mtt_register, tournament_schedule
 from holdem.services.tournaments import tournament_unregister
 from tests.holdem.conftest import chips_everywhere
+from tests.holdem.mtt_checks import assert_balanced, check_invariants, open_tables
 
 pytestmark = pytest.mark.django_db
 
@@ -58,37 +58,8 @@ def tables_of(tournament):
     return list(Table.objects.filter(tournament=tournament).order_by("id"))
 
 
-def open_tables(tournament):
-    return [t for t in tables_of(tournament) if t.status == TableStatus.OPEN]
-
-
 def seated_counts(tournament):
     return {t.pk: t.seat_set.count() for t in open_tables(tournament)}
-
-
-def tournament_chips(tournament):
-    """Every tournament chip: in the seats and in the hands in play."""
-    in_seats = Seat.objects.filter(table__tournament=tournament).aggregate(s=Sum("stack"))["s"]
-    in_hands = sum(
-        engine.state_from_json(t.hand_state).total_chips for t in tables_of(tournament) if t.in_hand
-    )
-    return (in_seats or 0) + in_hands
-
-
-def check_invariants(tournament):
-    """Each live entrant sits once, every seat of a table once, the chips are all there."""
-    tournament.refresh_from_db()
-    live = set(
-        tournament.entries.filter(finished_at__isnull=True).values_list("user_id", flat=True)
-    )
-    seated = list(
-        Seat.objects.filter(table__tournament=tournament).values_list("user_id", flat=True)
-    )
-    assert len(seated) == len(set(seated))
-    if tournament.status == TournamentStatus.RUNNING:
-        assert set(seated) == live
-        assert tournament_chips(tournament) == tournament.entrants * tournament.starting_stack
-    chips_everywhere()
 
 
 def play_round(tournament, clock, rng, seconds=5, dealt=None):
@@ -129,19 +100,6 @@ def play_to_the_end(tournament, clock, seed=5, rounds=2_000, dealt=None):
         hands += play_round(tournament, clock, rng, dealt=dealt)
         check_invariants(tournament)
     raise AssertionError("the tournament should have ended")
-
-
-def assert_balanced(tournament):
-    """RULES.md 9: once the clock has dealt and moved, a table with two players more than
-    another is one still playing its hand (it gives a player up when the hand ends)."""
-    tables = [t for t in open_tables(tournament) if t.seat_set.exists()]
-    if len(tables) < 2:
-        return
-    counts = {t.pk: t.seat_set.count() for t in tables}
-    emptiest = min(counts.values())
-    for table in tables:
-        if counts[table.pk] - emptiest >= 2:
-            assert table.in_hand, f"table {table.pk} deals no hand with {counts}"
 
 
 def test_at_the_start_the_entrants_are_seated_at_random_over_the_fewest_tables(
@@ -293,3 +251,29 @@ def test_unregistering_before_the_start_refunds(scheduled, make_player):
     tournament_unregister(tournament_id=tournament.pk, user=player)
     assert wallet_balance(user=player) == before
     assert not tournament.entries.exists()
+
+
+def test_a_late_entrant_after_a_break_opens_a_table_of_a_new_number(scheduled, make_player, clock):
+    """RULES.md 9: with every table still playing full after one broke, a late entrant opens a
+    new table, numbered after every table the tournament had (the broken one keeps its name)."""
+    tournament = register(
+        scheduled(seats=3, late_registration_levels=20, level_seconds=3_600),
+        [make_player() for _ in range(9)],
+    )
+    clock.advance(61)
+    assert len(open_tables(tournament)) == 3
+    while len(open_tables(tournament)) == 3:
+        one_player_out(tournament, clock)
+        clock.advance(5)  # the sweep breaks a table whose players fit elsewhere
+        tournament.refresh_from_db()
+        assert tournament.status == TournamentStatus.RUNNING
+    # Late entrants fill the free seats, then one more finds every table full.
+    while any(t.seat_set.count() < 3 for t in open_tables(tournament)):
+        mtt_register(tournament_id=tournament.pk, user=make_player())
+    names = set(Table.objects.filter(tournament=tournament).values_list("name", flat=True))
+    newcomer = make_player()
+    mtt_register(tournament_id=tournament.pk, user=newcomer)
+    table = Seat.objects.get(user=newcomer).table
+    assert table.name not in names
+    assert table.name.endswith(f"table {len(names) + 1}")
+    check_invariants(tournament)
