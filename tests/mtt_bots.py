@@ -19,6 +19,10 @@ from tests.socket_client import FrameLog
 
 STARTED, MOVED = "tournament_started", "tournament_moved"
 
+# A blind schedule whose blinds double every level (after the last level given, each is twice
+# the one before, RULES.md 8): a tournament of bots ends in minutes whatever the cards.
+DOUBLING_BLINDS = [[10, 20, 0], [20, 40, 0]]
+
 # How often a bot picks each action it may take: mostly checking and calling small bets, so
 # that hands go on and the blinds have time to climb; all in only now and then.
 PATIENT_WEIGHTS = {"fold": 3, "check": 8, "call": 6, "bet": 2, "raise": 1, "all_in": 0.3}

@@ -11,9 +11,11 @@ every live entrant sits once, the chips are all there, and no move the clock owe
 
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import connection, transaction
 from django.db.models import Max, Sum
+from django.utils import timezone
 
 from casino.accounts.models import LedgerEntry, LedgerKind
 from holdem import engine
@@ -21,7 +23,30 @@ from holdem.engine.tournament_tables import TableSeats, balance_moves, table_to_
 from holdem.models import HandRecord, Seat, Table, TableStatus, Tournament, TournamentStatus
 from holdem.selectors.audit import audit_chips
 from holdem.selectors.multi_table import mtt_prize_table
+from holdem.services.multi_table import tournament_schedule
 from tests.holdem.conftest import chips_everywhere
+from tests.mtt_bots import DOUBLING_BLINDS
+
+# -- a tournament quick to play ---------------------------------------------------------------
+
+# Seconds a move the clock owes may wait for its sweep (beat runs it every second).
+OWED_AT_MOST = 5
+
+
+def quick_tournament(name, **options):
+    """A scheduled tournament of 6-seat tables (unless `options` say), 500-chip stacks and
+    15-second doubling levels, an hour away (the test brings its start forward)."""
+    options.setdefault("starts_at", timezone.now() + timedelta(hours=1))
+    options.setdefault("seats", 6)
+    options.setdefault("starting_stack", 500)
+    options.setdefault("level_seconds", 15)
+    options.setdefault("blind_schedule", DOUBLING_BLINDS)
+    options.setdefault("buy_in", 100)
+    options.setdefault("fee", 10)
+    options.setdefault("turn_seconds", 20)
+    options.setdefault("time_bank_seconds", 0)
+    return tournament_schedule(name=name, **options)
+
 
 # -- between the steps of a test clock ---------------------------------------------------------
 

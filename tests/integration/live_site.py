@@ -18,6 +18,7 @@ from pathlib import Path
 
 from django.db import close_old_connections, connection
 
+from holdem.models import DEADLINES_CLOCK, ClockBeat
 from tests.frames import Player
 from tests.integration.daphne_serve import (
     ROOT,
@@ -30,7 +31,17 @@ from tests.integration.daphne_serve import (
 )
 from tests.mtt_bots import first_frames
 
-__all__ = ["ROOT", "Clock", "LiveServer", "Player", "Stack", "session_cookie", "wait_until"]
+__all__ = [
+    "ROOT",
+    "Clock",
+    "LiveServer",
+    "Player",
+    "Stack",
+    "last_beat",
+    "session_cookie",
+    "tab_opener",
+    "wait_until",
+]
 
 
 def wait_until(condition, seconds: float, step: float = 0.2) -> bool:
@@ -40,6 +51,11 @@ def wait_until(condition, seconds: float, step: float = 0.2) -> bool:
             return True
         time.sleep(step)
     return False
+
+
+def last_beat():
+    """When the deadline clock last ran (beat's tick, or the in-process clock)."""
+    return ClockBeat.objects.filter(name=DEADLINES_CLOCK).values_list("ran_at", flat=True).first()
 
 
 class LiveServer:

@@ -36,41 +36,22 @@ from holdem.services.multi_table import (
     mtt_register,
     tournament_levels_fire_due,
     tournament_rebalance,
-    tournament_schedule,
 )
 from tests.holdem.conftest import chips_everywhere
 from tests.holdem.mtt_checks import (
+    OWED_AT_MOST,
     Observer,
     check_invariants,
     check_places_and_prizes,
     check_stacks_follow_their_players,
+    quick_tournament,
 )
 from tests.integration.live_site import session_cookie, tab_opener
 from tests.mtt_bots import MttBot, choose_patiently
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SEATS = 6
-STACK, LEVEL_SECONDS = 500, 15
-BLINDS = [[10, 20, 0], [20, 40, 0]]  # then each level twice the one before: it ends in minutes
 WALL_LIMIT = 300
-OWED_AT_MOST = 5  # seconds a move owed may wait for the clock's sweep (beat ticks every second)
-
-
-def schedule(name, **options):
-    options.setdefault("starts_at", timezone.now() + timedelta(hours=1))
-    return tournament_schedule(
-        name=name,
-        buy_in=100,
-        fee=10,
-        seats=SEATS,
-        starting_stack=STACK,
-        level_seconds=LEVEL_SECONDS,
-        blind_schedule=BLINDS,
-        turn_seconds=20,
-        time_bank_seconds=0,
-        **options,
-    )
 
 
 def register_at_once(tournament_id, groups):
@@ -107,7 +88,7 @@ def test_two_servers_late_entrants_from_both_and_moves_while_hands_end(stack_of,
     the chips conserved at every snapshot and carried only by their players; the payout table's
     prizes through the ledger."""
     site = stack_of(servers=2)
-    tournament = schedule("Two servers MTT", late_registration_levels=2)
+    tournament = quick_tournament("Two servers MTT", late_registration_levels=2)
     early = [make_player(f"early{n}") for n in range(12)]
     late = [make_player(f"late{n}") for n in range(10)]
     for player in early:
@@ -215,7 +196,9 @@ def test_the_services_that_lock_a_tournament_never_deadlock(postgres, make_playe
     breaks), tournament_rebalance, late registration, the level clock and the players' actions
     on one tournament at once all return, PostgreSQL reports no deadlock, and afterwards nobody
     sits twice and every chip is there."""
-    tournament = schedule("Lock order", late_registration_levels=50, starts_at=timezone.now())
+    tournament = quick_tournament(
+        "Lock order", late_registration_levels=50, starts_at=timezone.now()
+    )
     for n in range(20):
         mtt_register(tournament_id=tournament.pk, user=make_player(f"in{n}"))
     late = [make_player(f"racer{n}") for n in range(12)]

@@ -15,8 +15,6 @@ from django.utils import timezone
 
 from holdem import engine
 from holdem.models import (
-    DEADLINES_CLOCK,
-    ClockBeat,
     HandRecord,
     Seat,
     SitGoTemplate,
@@ -26,7 +24,7 @@ from holdem.models import (
 )
 from holdem.selectors.audit import audit_chips
 from holdem.services.tournaments import sit_and_go_open, tournament_register
-from tests.integration.live_site import Player, session_cookie, wait_until
+from tests.integration.live_site import Player, last_beat, session_cookie, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,10 +34,6 @@ LEVEL_SECONDS = 20
 @pytest.fixture
 def stack(stack_of):
     return stack_of(1)
-
-
-def last_beat():
-    return ClockBeat.objects.filter(name=DEADLINES_CLOCK).values_list("ran_at", flat=True).first()
 
 
 def hand_now(table_id: int):

@@ -22,7 +22,6 @@ import asyncio
 import random
 import time
 from collections import Counter
-from datetime import timedelta
 from itertools import pairwise
 
 import pytest
@@ -35,12 +34,14 @@ from holdem.engine.tournament_tables import default_payouts, prizes_of
 from holdem.models import HandRecord, Table, TableStatus, Tournament, TournamentStatus
 from holdem.selectors.multi_table import mtt_prize_table
 from holdem.services import deadlines_fire_due
-from holdem.services.multi_table import mtt_register, tournament_schedule
+from holdem.services.multi_table import mtt_register
 from tests.holdem.conftest import chips_everywhere
 from tests.holdem.mtt_checks import (
+    OWED_AT_MOST,
     Observer,
     check_places_and_prizes,
     check_stacks_follow_their_players,
+    quick_tournament,
 )
 from tests.mtt_bots import MttBot, choose_patiently, first_frames
 from tests.realtime.conftest import open_tab
@@ -49,15 +50,10 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 SEED = 9
 PLAYERS, SEATS = 40, 8
-STACK, LEVEL_SECONDS = 500, 15
-# The blinds double every level (after the last one given, each is twice the one before), so
-# that the patient bots' tournament ends in two or three minutes whatever the cards.
-BLINDS = [[10, 20, 0], [20, 40, 0]]
 BUY_IN, FEE = 100, 10
 WALL_LIMIT = 240  # seconds of real time the whole tournament may take
 CLOCK_EVERY = 0.5  # seconds between two runs of the clock (beat runs it every second)
 LOOK_EVERY = 0.25  # seconds between two snapshots
-OWED_AT_MOST = 5  # seconds a move owed by the clock may wait for its sweep
 
 
 @pytest.mark.timeout(WALL_LIMIT + 120)
@@ -65,18 +61,8 @@ def test_forty_bots_play_a_multi_table_tournament_to_the_end_over_the_sockets(ma
     """RULES.md 9: forty bots over five tables, moved and broken down to one by the real clock,
     play to one winner over their sockets: seated once, chips conserved and balanced at every
     snapshot, chips that change tables only with their player, the payout table's prizes."""
-    tournament = tournament_schedule(
-        name="Socket MTT",
-        starts_at=timezone.now() + timedelta(hours=1),
-        buy_in=BUY_IN,
-        fee=FEE,
-        seats=SEATS,
-        starting_stack=STACK,
-        level_seconds=LEVEL_SECONDS,
-        blind_schedule=BLINDS,
-        late_registration_levels=0,
-        turn_seconds=20,
-        time_bank_seconds=0,
+    tournament = quick_tournament(
+        "Socket MTT", seats=SEATS, late_registration_levels=0, buy_in=BUY_IN, fee=FEE
     )
     players = [make_player(f"mtt{n}") for n in range(PLAYERS)]
     for player in players:
