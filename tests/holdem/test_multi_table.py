@@ -25,7 +25,12 @@ from holdem.services import table_act
 from holdem.services.multi_table import mtt_register, tournament_schedule
 from holdem.services.tournaments import tournament_unregister
 from tests.holdem.conftest import chips_everywhere
-from tests.holdem.mtt_checks import assert_balanced, check_invariants, open_tables
+from tests.holdem.mtt_checks import (
+    assert_balanced,
+    check_invariants,
+    check_stacks_follow_their_players,
+    open_tables,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -160,6 +165,9 @@ def test_a_tournament_is_played_to_its_end_balanced_after_every_hand(scheduled, 
         t.status == TableStatus.CLOSED or not t.seat_set.exists() for t in tables_of(tournament)
     )
     assert HandRecord.objects.filter(table__tournament=tournament).exists()
+    # The chips changed tables only with their players: each hand began with the stack the
+    # player's last one ended with, at whichever table.
+    assert check_stacks_follow_their_players(tournament)
 
 
 def test_late_registration_seats_at_the_table_with_fewest_players_waiting_for_the_big_blind(
