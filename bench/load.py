@@ -244,7 +244,7 @@ def kind_of(group: str) -> str | None:
         return "daphne"
     if group.startswith("worker-"):
         return "celery workers"
-    if group == "beat":
+    if group == "beat" or group.startswith("beat-"):  # bin/cluster names its beats beat-N
         return "celery beat"
     if group.startswith("postgres"):
         return "postgres"

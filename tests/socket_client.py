@@ -131,12 +131,20 @@ class ListeningSocket(FrameLog):
         self.closed_with: int | None = None  # the close code the server sent, if it sent one
 
     async def open_url(
-        self, url: str, *, origin: str, cookie: str = "", timeout: float | None = None, **options
+        self,
+        url: str,
+        *,
+        origin: str,
+        cookie: str = "",
+        timeout: float | None = None,
+        first: tuple[str, ...] = ("snapshot", "lobby"),
+        **options,
     ):
-        """Connect, start reading, and return once the socket's first snapshot (or lobby) came."""
+        """Connect, start reading, and return once the socket's first frame came: a snapshot or a
+        lobby (`first`: the types the socket opens with; ws/me/ opens with `wallet`)."""
         self.ws = await dial(url, origin=origin, cookie=cookie, **options)
         self.reader = asyncio.get_running_loop().create_task(self.read())
-        await self.until(lambda f: f["type"] in ("snapshot", "lobby"), timeout)
+        await self.until(lambda f: f["type"] in first, timeout)
         return self
 
     async def read(self) -> None:

@@ -6,7 +6,6 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.db.models import Sum
 
 from casino.accounts.models import LedgerEntry, LedgerKind
 from casino.accounts.selectors import wallet_balance
@@ -28,6 +27,12 @@ from holdem.services import table_act
 from holdem.services.multi_table import mtt_register, tournament_demo_seed, tournament_schedule
 from holdem.services.tournaments import tournament_cancel, tournament_unregister
 from tests.holdem.conftest import chips_everywhere
+from tests.holdem.mtt_checks import (
+    assert_balanced,
+    check_invariants,
+    check_stacks_follow_their_players,
+    open_tables,
+)
 from tests.holdem.test_fixed_decks import fixed_deck, rigged  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
@@ -61,37 +66,8 @@ def tables_of(tournament):
     return list(Table.objects.filter(tournament=tournament).order_by("id"))
 
 
-def open_tables(tournament):
-    return [t for t in tables_of(tournament) if t.status == TableStatus.OPEN]
-
-
 def seated_counts(tournament):
     return {t.pk: t.seat_set.count() for t in open_tables(tournament)}
-
-
-def tournament_chips(tournament):
-    """Every tournament chip: in the seats and in the hands in play."""
-    in_seats = Seat.objects.filter(table__tournament=tournament).aggregate(s=Sum("stack"))["s"]
-    in_hands = sum(
-        engine.state_from_json(t.hand_state).total_chips for t in tables_of(tournament) if t.in_hand
-    )
-    return (in_seats or 0) + in_hands
-
-
-def check_invariants(tournament):
-    """Each live entrant sits once, every seat of a table once, the chips are all there."""
-    tournament.refresh_from_db()
-    live = set(
-        tournament.entries.filter(finished_at__isnull=True).values_list("user_id", flat=True)
-    )
-    seated = list(
-        Seat.objects.filter(table__tournament=tournament).values_list("user_id", flat=True)
-    )
-    assert len(seated) == len(set(seated))
-    if tournament.status == TournamentStatus.RUNNING:
-        assert set(seated) == live
-        assert tournament_chips(tournament) == tournament.entrants * tournament.starting_stack
-    chips_everywhere()
 
 
 def play_round(tournament, clock, rng, seconds=5, dealt=None):
@@ -132,19 +108,6 @@ def play_to_the_end(tournament, clock, seed=5, rounds=2_000, dealt=None):
         hands += play_round(tournament, clock, rng, dealt=dealt)
         check_invariants(tournament)
     raise AssertionError("the tournament should have ended")
-
-
-def assert_balanced(tournament):
-    """RULES.md 9: once the clock has dealt and moved, a table with two players more than
-    another is one still playing its hand (it gives a player up when the hand ends)."""
-    tables = [t for t in open_tables(tournament) if t.seat_set.exists()]
-    if len(tables) < 2:
-        return
-    counts = {t.pk: t.seat_set.count() for t in tables}
-    emptiest = min(counts.values())
-    for table in tables:
-        if counts[table.pk] - emptiest >= 2:
-            assert table.in_hand, f"table {table.pk} deals no hand with {counts}"
 
 
 def test_at_the_start_the_entrants_are_seated_at_random_over_the_fewest_tables(
@@ -213,6 +176,9 @@ def test_a_tournament_is_played_to_its_end_balanced_after_every_hand(scheduled, 
         t.status == TableStatus.CLOSED or not t.seat_set.exists() for t in tables_of(tournament)
     )
     assert HandRecord.objects.filter(table__tournament=tournament).exists()
+    # The chips changed tables only with their players: each hand began with the stack the
+    # player's last one ended with, at whichever table.
+    assert check_stacks_follow_their_players(tournament)
 
 
 def test_late_registration_seats_at_the_table_with_fewest_players_waiting_for_the_big_blind(
@@ -590,3 +556,29 @@ def test_a_staff_cancel_of_a_daily_tournament_keeps_the_series(scheduled, make_p
     assert wallet_balance(user=player) == before
     nxt = Tournament.objects.get(name=tournament.name, status=TournamentStatus.REGISTERING)
     assert nxt.starts_at == tournament.starts_at + timedelta(days=1)
+
+
+def test_a_late_entrant_after_a_break_opens_a_table_of_a_new_number(scheduled, make_player, clock):
+    """RULES.md 9: with every table still playing full after one broke, a late entrant opens a
+    new table, numbered after every table the tournament had (the broken one keeps its name)."""
+    tournament = register(
+        scheduled(seats=3, late_registration_levels=20, level_seconds=3_600),
+        [make_player() for _ in range(9)],
+    )
+    clock.advance(61)
+    assert len(open_tables(tournament)) == 3
+    while len(open_tables(tournament)) == 3:
+        one_player_out(tournament, clock)
+        clock.advance(5)  # the sweep breaks a table whose players fit elsewhere
+        tournament.refresh_from_db()
+        assert tournament.status == TournamentStatus.RUNNING
+    # Late entrants fill the free seats, then one more finds every table full.
+    while any(t.seat_set.count() < 3 for t in open_tables(tournament)):
+        mtt_register(tournament_id=tournament.pk, user=make_player())
+    names = set(Table.objects.filter(tournament=tournament).values_list("name", flat=True))
+    newcomer = make_player()
+    mtt_register(tournament_id=tournament.pk, user=newcomer)
+    table = Seat.objects.get(user=newcomer).table
+    assert table.name not in names
+    assert table.name.endswith(f"table {len(names) + 1}")
+    check_invariants(tournament)

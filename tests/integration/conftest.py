@@ -3,6 +3,8 @@
 import pytest
 import redis
 
+from tests.integration.live_site import Stack
+
 
 @pytest.fixture
 def redis_layer(postgres, redis_url, settings):
@@ -16,3 +18,21 @@ def redis_layer(postgres, redis_url, settings):
     }
     redis.Redis.from_url(redis_url).flushdb()
     return redis_url
+
+
+@pytest.fixture
+def stack_of(redis_layer, tmp_path):
+    """stack_of(servers) -> the site's processes (live_site.Stack), not started; whatever
+    happens, stopped after the test, and then none of their logs may show a traceback."""
+    made = []
+
+    def make(servers=1):
+        site = Stack(redis_layer, tmp_path / f"beat-schedule-{len(made)}", servers)
+        made.append(site)
+        return site
+
+    yield make
+    for site in made:
+        site.stop()
+    for site in made:
+        assert not site.tracebacks(), site.tracebacks()[0]

@@ -1,24 +1,47 @@
 """The site for real, to attack it: Daphne processes started as the product starts them
-(bin/daphne-serve), on the test PostgreSQL and Redis, killed and restarted at will; players on
-real websockets who behave as the browser client does (a `heartbeat` ahead of them, or a gap,
-and they ask for a snapshot); and the deadline clock ticking beside them as beat would.
+(bin/daphne-serve), on the test PostgreSQL and Redis, killed and restarted at will, alone or
+with a Celery worker and beat (`Stack`); players on real websockets who behave as the browser
+client does (a `heartbeat` ahead of them, or a gap, and they ask for a snapshot); and the
+deadline clock ticking beside them as beat would.
 """
 
 import contextlib
+import os
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
+from pathlib import Path
 
 from django.db import close_old_connections, connection
 
-from tests.frames import follow
-from tests.integration.daphne_serve import ROOT, free_port, server_env, session_cookie, wait_healthy
-from tests.socket_client import ListeningSocket
+from holdem.models import DEADLINES_CLOCK, ClockBeat
+from tests.frames import Player
+from tests.integration.daphne_serve import (
+    ROOT,
+    SERVER_SECRET_KEY,
+    database_url,
+    free_port,
+    server_env,
+    session_cookie,
+    wait_healthy,
+)
+from tests.mtt_bots import first_frames
 
-__all__ = ["ROOT", "Clock", "LiveServer", "Player", "session_cookie", "wait_until"]
+__all__ = [
+    "ROOT",
+    "Clock",
+    "LiveServer",
+    "Player",
+    "Stack",
+    "last_beat",
+    "session_cookie",
+    "tab_opener",
+    "wait_until",
+]
 
 
 def wait_until(condition, seconds: float, step: float = 0.2) -> bool:
@@ -28,6 +51,11 @@ def wait_until(condition, seconds: float, step: float = 0.2) -> bool:
             return True
         time.sleep(step)
     return False
+
+
+def last_beat():
+    """When the deadline clock last ran (beat's tick, or the in-process clock)."""
+    return ClockBeat.objects.filter(name=DEADLINES_CLOCK).values_list("ran_at", flat=True).first()
 
 
 class LiveServer:
@@ -115,34 +143,110 @@ class Clock:
         self.thread.join(5)
 
 
-class Player(ListeningSocket):
-    """A websocket tab that keeps reading: like static/js/table-app.js it tracks the table's `seq`
-    and asks for a snapshot when a `heartbeat` (or an event) shows it missed something, and it
-    keeps the table as the frames build it (each `event` frame is given the whole `table`)."""
+class Stack:
+    """The site's processes: Daphne servers in services mode (`servers` of them, on one database
+    and one Redis), and one Celery worker running beat (the deadline clock: deals, turns, levels,
+    the tournaments' start, moves and breaks) in a process group of its own. Each can be killed
+    as a crash would, frozen (SIGSTOP) and started again."""
 
-    def __init__(self, name: str):
-        super().__init__(name)
-        self.seq = None
-        self.table = None
-        self.you = None
+    def __init__(self, redis_url: str, schedule: Path, servers: int = 1):
+        self.redis_url = redis_url
+        self.schedule = schedule
+        self.servers = [LiveServer(redis_url, SERVER_SECRET_KEY) for _ in range(servers)]
+        self.worker: subprocess.Popen | None = None
+        self.worker_log = None
+        self.worker_logs: list[str] = []
 
-    async def connect(self, port: int, path: str, cookie: str, origin: str | None = None):
-        return await self.open_url(
-            f"ws://127.0.0.1:{port}{path}",
-            origin=origin or f"http://127.0.0.1:{port}",
-            cookie=f"sessionid={cookie}",
+    @property
+    def server(self) -> LiveServer:
+        return self.servers[0]
+
+    @property
+    def ports(self) -> list[int]:
+        return [server.port for server in self.servers]
+
+    def worker_start(self) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CASINO_"))}
+        env.update(DATABASE_URL=database_url(), REDIS_URL=self.redis_url)
+        self.worker_log = tempfile.TemporaryFile("w+")  # noqa: SIM115 (read when it ends)
+        self.worker = subprocess.Popen(
+            [
+                str(Path(sys.executable).with_name("celery")),
+                "-A",
+                "casino",
+                "worker",
+                "-B",
+                "--pool=solo",
+                "--loglevel=warning",
+                f"--schedule={self.schedule}",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self.worker_log,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,  # beat runs in a child: the group is killed as one
         )
 
-    async def on_frame(self, frame: dict) -> None:
-        self.table, self.you = follow(self.table, self.you, frame)
-        if frame["type"] == "snapshot":
-            self.seq = frame["seq"]
-        elif frame["type"] == "event":
-            if self.seq is not None and frame["seq"] > self.seq + 1:
-                await self.send({"type": "snapshot"})
-            self.seq = max(self.seq or 0, frame["seq"])
-        elif frame["type"] == "heartbeat" and self.seq is not None and frame["seq"] > self.seq:
-            await self.send({"type": "snapshot"})
+    def start(self) -> None:
+        self.worker_start()
+        for server in self.servers:
+            server.start()
+
+    def worker_ended(self) -> None:
+        assert self.worker is not None and self.worker_log is not None
+        self.worker.wait(15)
+        self.worker_log.seek(0)
+        self.worker_logs.append(self.worker_log.read())
+        self.worker_log.close()
+        self.worker_log = None
+
+    def kill(self) -> None:
+        """SIGKILL every process of the site at once: nothing is cleaned up or flushed."""
+        assert self.worker is not None
+        os.killpg(self.worker.pid, signal.SIGKILL)
+        for server in self.servers:
+            server.process.send_signal(signal.SIGKILL)
+        self.worker_ended()
+        for server in self.servers:
+            server.process.wait(10)
+
+    def freeze(self) -> None:
+        """SIGSTOP the worker and beat: the clock stands still where it is (mid-task, maybe)."""
+        assert self.worker is not None
+        os.killpg(self.worker.pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        assert self.worker is not None
+        os.killpg(self.worker.pid, signal.SIGCONT)
+
+    def stop(self) -> None:
+        if self.worker is not None and self.worker.poll() is None:
+            os.killpg(self.worker.pid, signal.SIGCONT)  # a frozen worker cannot stop
+            os.killpg(self.worker.pid, signal.SIGTERM)
+            try:
+                self.worker.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.worker.pid, signal.SIGKILL)
+        if self.worker_log is not None:
+            self.worker_ended()
+        for server in self.servers:
+            server.stop()
+
+    def tracebacks(self) -> list[str]:
+        """The ends of the logs (the worker's, each server's last) that show a traceback."""
+        logs = [*self.worker_logs, *(s.output() for s in self.servers if s.log is not None)]
+        return [log[-3000:] for log in logs if "Traceback" in log]
+
+
+def tab_opener(port: int, cookie: str, name: str):
+    """open_tab(path) for tests/mtt_bots.py: a `Player` tab at `path` on the server at `port`,
+    signed in with `cookie`, once its first frame came."""
+
+    async def open_tab(path: str) -> Player:
+        return await Player(f"{name} {path}").connect(port, path, cookie, first=first_frames(path))
+
+    return open_tab
 
 
 class TcpProxy:

@@ -4,13 +4,8 @@ and restarted. The hand goes on from its stored deck, the level is not eaten by 
 hand is played out through the sockets, and no chip is lost."""
 
 import asyncio
-import os
-import signal
-import subprocess
-import sys
 import time
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -20,8 +15,6 @@ from django.utils import timezone
 
 from holdem import engine
 from holdem.models import (
-    DEADLINES_CLOCK,
-    ClockBeat,
     HandRecord,
     Seat,
     SitGoTemplate,
@@ -31,82 +24,16 @@ from holdem.models import (
 )
 from holdem.selectors.audit import audit_chips
 from holdem.services.tournaments import sit_and_go_open, tournament_register
-from tests.integration.daphne_serve import SERVER_SECRET_KEY, database_url
-from tests.integration.live_site import ROOT, LiveServer, Player, session_cookie, wait_until
+from tests.integration.live_site import Player, last_beat, session_cookie, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 LEVEL_SECONDS = 20
 
 
-class Stack:
-    """The site's processes: one Daphne in services mode, and one Celery worker running beat
-    (the deadline clock, the level clock among its sweeps) in a process group of its own."""
-
-    def __init__(self, redis_url: str, schedule: Path):
-        self.redis_url = redis_url
-        self.schedule = schedule
-        self.server = LiveServer(redis_url, SERVER_SECRET_KEY)
-        self.worker: subprocess.Popen | None = None
-        self.worker_logs: list[str] = []
-
-    def worker_start(self) -> None:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CASINO_"))}
-        env.update(DATABASE_URL=database_url(), REDIS_URL=self.redis_url)
-        self.worker = subprocess.Popen(
-            [
-                str(Path(sys.executable).with_name("celery")),
-                "-A",
-                "casino",
-                "worker",
-                "-B",
-                "--pool=solo",
-                "--loglevel=warning",
-                f"--schedule={self.schedule}",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            start_new_session=True,  # beat runs in a child: the group is killed as one
-        )
-
-    def start(self) -> None:
-        self.worker_start()
-        self.server.start()
-
-    def kill(self) -> None:
-        """SIGKILL every process of the site at once: nothing is cleaned up or flushed."""
-        assert self.worker is not None
-        os.killpg(self.worker.pid, signal.SIGKILL)
-        self.server.process.send_signal(signal.SIGKILL)
-        self.worker_logs.append(self.worker.communicate(timeout=10)[0])
-        self.server.process.wait(10)
-
-    def stop(self) -> None:
-        if self.worker is not None and self.worker.poll() is None:
-            os.killpg(self.worker.pid, signal.SIGTERM)
-            try:
-                self.worker_logs.append(self.worker.communicate(timeout=15)[0])
-            except subprocess.TimeoutExpired:
-                os.killpg(self.worker.pid, signal.SIGKILL)
-                self.worker_logs.append(self.worker.communicate()[0])
-        self.server.stop()
-
-
 @pytest.fixture
-def stack(redis_layer, tmp_path):
-    site = Stack(redis_layer, tmp_path / "beat-schedule")
-    yield site
-    site.stop()
-    for log in site.worker_logs:
-        assert "Traceback" not in log, log[-3000:]
-    assert "Traceback" not in site.server.output(), site.server.output()[-3000:]
-
-
-def last_beat():
-    return ClockBeat.objects.filter(name=DEADLINES_CLOCK).values_list("ran_at", flat=True).first()
+def stack(stack_of):
+    return stack_of(1)
 
 
 def hand_now(table_id: int):

@@ -1,5 +1,6 @@
 """Websocket test harness: real ASGI app (origin check, session auth), real transactions."""
 
+import asyncio
 import json
 from datetime import timedelta
 
@@ -124,3 +125,41 @@ def table_room(db):
         return room_create(name=f"rt {preset} {Table.objects.count()}", preset=preset, **options)
 
     return make
+
+
+class ListeningTab(Socket):
+    """A tab whose frames are read as they come, by a reader task, as the site's client reads
+    them (the table followed as for `Socket`): several tabs of several players are then served
+    at once, and `until` looks through the whole log."""
+
+    looks_back = True
+    answers = FrameLog.answers
+
+    def __init__(self, communicator, name):
+        super().__init__(communicator, name)
+        self.arrived = asyncio.Event()
+        self.reader = asyncio.get_running_loop().create_task(self.read())
+
+    async def read(self):
+        while True:
+            await self.receive(timeout=3600)  # never times out: a timeout would stop the consumer
+            self.arrived.set()
+
+    async def next_frame(self, timeout):
+        self.arrived.clear()  # nothing runs between the look through the log and this clear
+        await asyncio.wait_for(self.arrived.wait(), timeout)
+
+    async def close(self):
+        self.reader.cancel()  # (cancelled while waiting, the application goes on: no timeout)
+        await asyncio.gather(self.reader, return_exceptions=True)
+        await super().close()
+
+
+async def open_tab(path, user, name, first=("snapshot",)):
+    """A `ListeningTab` to the site's application, once its first frame (of a type in `first`)
+    has come."""
+    sock = await open_socket(path, user=user, name=name)
+    assert isinstance(sock, Socket), f"{name}: {path} refused with {sock}"
+    tab = ListeningTab(sock.communicator, name)
+    await tab.until(lambda f: f["type"] in first)
+    return tab

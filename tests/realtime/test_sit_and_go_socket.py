@@ -35,6 +35,7 @@ from holdem.services import deadlines_fire_due
 from holdem.services.presence import process_beat
 from holdem.services.tournaments import sit_and_go_open
 from tests.holdem.conftest import clock_ran_until
+from tests.mtt_bots import choose_patiently as choose
 from tests.realtime.conftest import open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -67,25 +68,6 @@ def seeded_draws(seed):
     """A stand-in for the random source of the services that draw seats and buttons."""
     draws = random.Random(seed)
     return lambda: random.Random(draws.random())
-
-
-# How often a bot picks each action it may take: mostly checking and calling small bets, so
-# that hands go on and the blinds have time to climb; all in only now and then.
-WEIGHTS = {"fold": 3, "check": 8, "call": 6, "bet": 2, "raise": 1, "all_in": 0.3}
-
-
-def choose(legal, rng):
-    """A legal action from the private `you.legal`, and an amount for a bet or a raise."""
-    weights = dict(WEIGHTS)
-    if legal["to_call"] * 3 > legal["all_in_to"]:
-        weights.update(fold=8, call=2)  # a third of the stack or more to call: mostly fold
-    actions = legal["actions"]
-    action = rng.choices(actions, weights=[weights.get(a, 1) for a in actions])[0]
-    if action not in ("bet", "raise"):
-        return action, None
-    low, high = legal["min_to"], legal["max_to"]
-    top = high if rng.random() < 0.1 else min(high, low * 2)
-    return action, rng.randint(low, top)
 
 
 def register_over_http(tournament, players):
