@@ -187,6 +187,13 @@ def observe(tournament_id: int, *, audit: bool = False) -> TournamentView:
         )
 
 
+def table_breaking(view: TournamentView) -> int | None:
+    """The table whose players fit at the other tables' free seats (RULES.md 9), which breaks
+    once it is between hands; None if none."""
+    tables = list(view.tables.values())
+    return table_to_break([t.seats_taken() for t in tables]) if len(tables) >= 2 else None
+
+
 def owed_moves(view: TournamentView) -> bool:
     """Whether the clock owes a move now: a table between hands must give a player up or break
     (RULES.md 9), which the next sweep does (tournaments_rebalance_due). In hand for hand no

@@ -5,9 +5,10 @@ moves the levels on) are SIGKILLed twice while bots play over real sockets:
 - mid-hand, and left down for longer than the level had to run: on restart the same players sit
   with the same stacks, the hands in play go on from their stored state, the level is not eaten
   by the downtime;
-- right when the clock owes a move (a table between hands has to give a player up, or break):
-  the worker and beat are frozen (SIGSTOP) with the move still owed, then everything is killed;
-  on restart the move is made, and the moved players' pages, opened again, follow.
+- right when a table breaks: as soon as its players fit at the other tables, the worker and beat
+  are frozen (SIGSTOP) and its last hand played out, so the break is owed and held; then
+  everything is killed; on restart the break is made, and the moved players' pages, opened
+  again, follow.
 
 Then the bots play to the end: at every snapshot nobody sits twice and the chips are all there,
 every player's hands follow on from each other across moves and crashes, and the prizes are the
@@ -36,6 +37,7 @@ from tests.holdem.mtt_checks import (
     observe,
     owed_moves,
     quick_tournament,
+    table_breaking,
 )
 from tests.integration.live_site import last_beat, session_cookie, tab_opener, wait_until
 from tests.mtt_bots import MttBot, choose_patiently
@@ -55,10 +57,10 @@ def seat_of(user_ids) -> dict[int, int]:
 def test_every_process_killed_mid_hand_and_as_a_table_breaks_the_tournament_resumes(
     stack_of, make_player
 ):
-    """RULES.md 9: kill -9 of both servers, the worker and beat, mid-hand and again with a move
+    """RULES.md 9: kill -9 of both servers, the worker and beat, mid-hand and again with a break
     owed (worker and beat frozen first): each time the tournament resumes with the same players
-    and chips, the hands in play and the levels go on, the owed move is made; it is played to
-    the end with the payout table's prizes and no chip lost."""
+    and chips, the hands in play and the levels go on, the table breaks; it is played to the
+    end with the payout table's prizes and no chip lost."""
     site = stack_of(servers=2)
     tournament = quick_tournament("Crash MTT", late_registration_levels=0)
     players = [make_player(f"crash{n}") for n in range(PLAYERS)]
@@ -165,31 +167,46 @@ def test_every_process_killed_mid_hand_and_as_a_table_breaks_the_tournament_resu
         if between and again.users == table.users:
             assert again.stacks == table.stacks
 
-    # -- the second crash: the clock frozen with a move owed, then everything killed ----------
-    async def play_until_a_move_is_owed():
-        for _attempt in range(200):
-            view = await play_until(owed_moves, opened=True)
-            site.freeze()
-            frozen = await asyncio.to_thread(lambda: observe(tournament.pk))
-            if owed_moves(frozen):
-                return frozen
-            site.thaw()  # the sweep made it just before: the next one
-        raise AssertionError(f"no move owed to catch: {view}")
+    # -- the second crash: a table about to break, the clock frozen, everything killed -------
+    frozen = False
 
-    owed = async_to_sync(play_until_a_move_is_owed)()
-    time.sleep(1.5)  # a clock that ran would have made the move by now: it is frozen
-    assert owed_moves(observe(tournament.pk))
+    def breaking_while_frozen(view):
+        """As soon as a table is to break (its players fit at the others), the worker and beat
+        are frozen; the bots play on until that table's hand is over: the break is owed, and
+        the clock that would make it stands still."""
+        nonlocal frozen
+        table = table_breaking(view)
+        if not frozen:
+            if table is not None:
+                site.freeze()
+                frozen = True
+            return False
+        if table is None:  # the sweep broke it just before the freeze: wait for the next
+            site.thaw()
+            frozen = False
+            return False
+        return not view.tables[table].in_hand
+
+    async def play_until_a_break_is_owed():
+        return await play_until(breaking_while_frozen, opened=True)
+
+    owed = async_to_sync(play_until_a_break_is_owed)()
+    breaking = table_breaking(owed)
+    time.sleep(1.5)  # a clock that ran would have broken it by now: it is frozen
+    assert owed_moves(observe(tournament.pk)) and table_breaking(observe(tournament.pk)) == breaking
     site.kill()  # (SIGKILL ends a stopped process too)
     killed_at, before_beat = time.monotonic(), last_beat()
     time.sleep(7)
     restart_after(killed_at, before_beat)
-    # The move owed is made by the clock once it is back.
-    assert wait_until(lambda: not owed_moves(observe(tournament.pk)), OWED_AT_MOST), (
-        "the move owed before the crash was not made"
+    # The break owed is made by the clock once it is back: the table closes, its players sit
+    # at the others with the chips they had.
+    assert wait_until(lambda: breaking not in observe(tournament.pk).tables, OWED_AT_MOST), (
+        "the table that was breaking before the crash did not break"
     )
     moved = observe(tournament.pk)
     check_view(moved)
     assert moved.live == owed.live and moved.chips == owed.chips
+    assert Table.objects.get(pk=breaking).status == TableStatus.CLOSED
 
     # -- then to the end ---------------------------------------------------------------------
     async def to_the_end():
