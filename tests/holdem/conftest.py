@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from holdem import engine
-from holdem.models import DEADLINES_CLOCK, ClockBeat, Table
+from holdem.models import DEADLINES_CLOCK, ClockBeat, Table, Tournament
 from holdem.selectors.audit import audit_chips
 from holdem.services import (
     connection_close,
@@ -17,6 +17,7 @@ from holdem.services import (
     table_act,
     table_sit,
 )
+from holdem.services.multi_table import tournament_schedule
 from holdem.services.presence import process_beat
 
 TEST_PROCESS = "tests-web-process"
@@ -138,3 +139,21 @@ def chips_everywhere():
     audit = audit_chips()
     assert audit.ok, audit.summary()
     return audit
+
+
+@pytest.fixture
+def scheduled(clock):
+    """A scheduled tournament (RULES.md 9) starting a minute from the test clock's now, with small
+    figures; any option of tournament_schedule may be given."""
+
+    def make(**options):
+        options.setdefault("name", f"Daily {Tournament.objects.count() + 1}")
+        options.setdefault("starts_at", clock.now + timedelta(seconds=60))
+        options.setdefault("buy_in", 1_000)
+        options.setdefault("fee", 100)
+        options.setdefault("starting_stack", 1_000)
+        options.setdefault("level_seconds", 120)
+        options.setdefault("time_bank_seconds", 0)
+        return tournament_schedule(**options)
+
+    return make

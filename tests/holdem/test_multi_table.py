@@ -38,23 +38,6 @@ from tests.holdem.test_fixed_decks import fixed_deck, rigged  # noqa: F401 (a fi
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def scheduled(clock):
-    """A scheduled tournament starting a minute from the test clock's now."""
-
-    def make(**options):
-        options.setdefault("name", f"Daily {Tournament.objects.count() + 1}")
-        options.setdefault("starts_at", clock.now + timedelta(seconds=60))
-        options.setdefault("buy_in", 1_000)
-        options.setdefault("fee", 100)
-        options.setdefault("starting_stack", 1_000)
-        options.setdefault("level_seconds", 120)
-        options.setdefault("time_bank_seconds", 0)
-        return tournament_schedule(**options)
-
-    return make
-
-
 def register(tournament, players):
     for player in players:
         mtt_register(tournament_id=tournament.pk, user=player)

@@ -4,7 +4,6 @@ and the hands), read in a fixed number of queries whatever its size, no card any
 missing one is a 404."""
 
 import json
-from datetime import timedelta
 
 import pytest
 from django.db import connection
@@ -14,28 +13,12 @@ from django.urls import reverse
 
 from holdem.models import HandRecord, Seat, Table, TableStatus, Tournament, TournamentStatus
 from holdem.selectors.tournament_page import HANDS_SHOWN, tournament_page_data
-from holdem.services.multi_table import mtt_register, tournament_schedule
+from holdem.services.multi_table import mtt_register
 from tests.holdem.test_admin_privacy import cards_in
 from tests.holdem.test_multi_table import check_invariants, play_to_the_end
 from tests.lobby.test_sit_and_go_views import open_sit_and_go
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def scheduled(clock):
-    def make(**options):
-        options.setdefault("name", f"Daily {Tournament.objects.count() + 1}")
-        options.setdefault("starts_at", clock.now + timedelta(seconds=60))
-        options.setdefault("buy_in", 1_000)
-        options.setdefault("fee", 100)
-        options.setdefault("starting_stack", 1_000)
-        options.setdefault("level_seconds", 120)
-        options.setdefault("time_bank_seconds", 0)
-        options.setdefault("blind_schedule", [[10, 20, 0], [20, 40, 5]])
-        return tournament_schedule(**options)
-
-    return make
 
 
 def page_of(client, tournament):
@@ -88,7 +71,7 @@ def test_a_running_tournament_shows_its_level_and_each_table_with_its_players_an
     """RULES.md 9: while it runs: the level and its blinds, the next one and when, the players
     left and the average stack, and every table with its players and their stacks, each table
     linking to its page so anyone signed in may watch. No card in the page or its JSON."""
-    tournament = scheduled(seats=6)
+    tournament = scheduled(seats=6, blind_schedule=[[10, 20, 0], [20, 40, 5]])
     players = [make_player(f"p{n}") for n in range(8)]
     for player in players:
         mtt_register(tournament_id=tournament.pk, user=player)
@@ -135,7 +118,7 @@ def test_a_running_tournament_shows_its_level_and_each_table_with_its_players_an
 
 def test_hand_for_hand_shows_on_the_page(client, make_player, scheduled, clock):
     """RULES.md 9: the page says when the tables play hand for hand."""
-    tournament = scheduled(seats=6)
+    tournament = scheduled(seats=6, blind_schedule=[[10, 20, 0], [20, 40, 5]])
     for _ in range(3):
         mtt_register(tournament_id=tournament.pk, user=make_player())
     clock.advance(61)

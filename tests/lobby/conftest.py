@@ -2,7 +2,7 @@
 (tests/holdem/conftest.py), and rooms for sockets (tests/realtime/conftest.py). Imported, so
 pytest finds them here too; they are written once, there."""
 
-from tests.holdem.conftest import clock, room, seated
+from tests.holdem.conftest import clock, room, scheduled, seated
 from tests.realtime.conftest import lobby_sends_often, table_room
 
-__all__ = ["clock", "lobby_sends_often", "room", "seated", "table_room"]
+__all__ = ["clock", "lobby_sends_often", "room", "scheduled", "seated", "table_room"]

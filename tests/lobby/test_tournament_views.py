@@ -18,30 +18,13 @@ from casino.accounts.services import wallet_adjust
 from holdem.models import Seat, Tournament, TournamentKind, TournamentStatus
 from holdem.selectors.lobby_page import PAGE_SIZE, sit_and_gos_page, tournaments_page
 from holdem.services import table_sit
-from holdem.services.multi_table import mtt_register, tournament_schedule
+from holdem.services.multi_table import mtt_register
 from holdem.services.tournaments import tournament_register, tournament_unregister
 from tests.holdem.conftest import chips_everywhere
 from tests.holdem.test_multi_table import one_player_out
 from tests.lobby.test_sit_and_go_views import open_sit_and_go
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def scheduled(clock):
-    """A scheduled tournament starting a minute from the test clock's now."""
-
-    def make(**options):
-        options.setdefault("name", f"Daily {Tournament.objects.count() + 1}")
-        options.setdefault("starts_at", clock.now + timedelta(seconds=60))
-        options.setdefault("buy_in", 1_000)
-        options.setdefault("fee", 100)
-        options.setdefault("starting_stack", 1_000)
-        options.setdefault("level_seconds", 120)
-        options.setdefault("time_bank_seconds", 0)
-        return tournament_schedule(**options)
-
-    return make
 
 
 def post(client, name, tournament_id):
