@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Count, Q
+from django.urls import reverse
 from django.utils import timezone
 
 from casino.accounts.models import LedgerKind, User
@@ -296,7 +297,7 @@ def _tell_player(tournament: Tournament, user_id: int, table: Table, kind: str) 
             "id": tournament.pk,
             "name": tournament.name,
             "table_id": table.pk,
-            "table_url": f"/tables/{table.pk}/",
+            "table_url": reverse("table", args=[table.pk]),
         },
     }
     send_on_commit([(user_socket_group(user_id), frame_message(frame))])
@@ -712,11 +713,7 @@ def tournament_levels_fire_due(now: datetime) -> int:
     moved = 0
     for tournament_id in list(due.values_list("pk", flat=True)):
         with transaction.atomic():
-            # The lock order: the tournament's tables in increasing id, then the tournament.
-            ids = Table.objects.filter(tournament_id=tournament_id).exclude(
-                status=TableStatus.CLOSED
-            )
-            tables = [table_lock(pk) for pk in sorted(ids.values_list("pk", flat=True))]
+            tables = _tables_locked(tournament_id)  # the lock order: tables, then tournament
             tournament = tournament_locked(tournament_id)
             ends = tournament.level_ends_at
             if tournament.status != TournamentStatus.RUNNING or ends is None or ends > now:
