@@ -29,8 +29,7 @@ from holdem.selectors.audit import audit_chips
 from holdem.services import table_act
 from holdem.services.multi_table import mtt_register, tournament_schedule, tournaments_start_due
 from tests.e2e.conftest import CHROMIUM_ARGS, LOADED_MACHINE_WAIT_MS
-from tests.integration.live_site import session_cookie
-from tests.integration.test_sit_and_go_faults import Stack
+from tests.integration.live_site import Stack, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -124,11 +124,12 @@ def test_a_dumping_pair_tops_the_queue_and_random_pairs_score_low(room, make_pla
     top = queue[0]
     assert (top.source, top.target) == (users[DUMPER], users[PARTNER])
     # The deck is shuffled by the system's generator, so the figures move between runs (four
-    # runs: 38 to 43 points; folds 0.66 to 0.78, free chips 0.79 to 1, timing 1). The flow,
+    # runs: 38 to 43 points; folds 0.66 to 0.78, free chips 0.79 to 1, timing 1; folds fell to
+    # exactly 0.4 in one CI run, so its floor is 0.3, still far above a random pair's). The flow,
     # which sets the partner's take from the dumper against its take from the others, stays
     # near 0 here: this partner, always betting, also wins most of what the random bots lose.
     assert top.total >= 30, vars(top)
-    assert top.folds > 0.4 and top.free_chips > 0.5 and top.timing > 0.9
+    assert top.folds > 0.3 and top.free_chips > 0.5 and top.timing > 0.9
     assert top.net_chips > 0 and top.hands_together > 100
     # The hands behind the score are hands the two played, newest first.
     played = set(
