@@ -150,8 +150,8 @@ class MttBot:
             return False
         self.acted_on.add(token)
         low, high = self.think
-        if high:
-            await asyncio.sleep(self.rng.uniform(low, high))
+        # A tab sends at most 20 frames a second (holdem/realtime/consumers.py): so does a bot.
+        await asyncio.sleep(max(self.rng.uniform(low, high) if high else 0.0, 0.05))
         action, amount = self.choose(legal, self.rng)
         action_id = f"{self.name}-{token}"[:64]
         frame = {"type": "act", "action": action, "action_id": action_id, "turn": token}

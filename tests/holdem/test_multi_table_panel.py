@@ -22,14 +22,13 @@ from tests.holdem.test_multi_table import (
     open_tables,
     play_to_the_end,
     register,
-    scheduled,  # noqa: F401  (fixture)
 )
 from tests.holdem.test_query_budget import MID_HAND_ACT, statements
 
 pytestmark = pytest.mark.django_db
 
 
-def started(scheduled, make_player, clock, players, **options):  # noqa: F811  (the fixture)
+def started(scheduled, make_player, clock, players, **options):
     """A scheduled tournament of `players` entrants, started by the clock."""
     options.setdefault("late_registration_levels", 0)
     tournament = register(scheduled(**options), [make_player() for _ in range(players)])
@@ -72,7 +71,7 @@ def expected_ranks(tournament, table):
 
 
 def test_every_table_shows_the_players_left_the_average_stack_and_each_seats_rank(
-    scheduled,  # noqa: F811
+    scheduled,
     make_player,
     clock,
 ):
@@ -109,7 +108,7 @@ def test_every_table_shows_the_players_left_the_average_stack_and_each_seats_ran
 
 
 def test_during_a_hand_a_player_ranks_by_the_chips_they_began_it_with(
-    scheduled,  # noqa: F811
+    scheduled,
     make_player,
     clock,
 ):
@@ -138,7 +137,7 @@ def test_during_a_hand_a_player_ranks_by_the_chips_they_began_it_with(
 
 
 def test_the_next_place_pays_the_prize_of_the_place_the_next_player_out_takes(
-    scheduled,  # noqa: F811
+    scheduled,
     make_player,
     clock,
 ):
@@ -175,7 +174,7 @@ def test_the_next_place_pays_the_prize_of_the_place_the_next_player_out_takes(
 
 
 def test_a_finished_tournaments_table_shows_no_rank_and_no_next_prize(
-    scheduled,  # noqa: F811
+    scheduled,
     make_player,
     clock,
 ):
@@ -196,7 +195,7 @@ def test_a_finished_tournaments_table_shows_no_rank_and_no_next_prize(
 
 
 def test_a_late_entrant_counts_at_once_in_the_players_the_average_and_the_ranks(
-    scheduled,  # noqa: F811
+    scheduled,
     make_player,
     clock,
 ):
@@ -217,7 +216,7 @@ def test_a_late_entrant_counts_at_once_in_the_players_the_average_and_the_ranks(
 
 
 def test_the_snapshot_carries_the_panel_and_an_action_neither_reads_nor_changes_it(
-    scheduled,  # noqa: F811
+    scheduled,
     make_player,
     clock,
 ):

@@ -29,6 +29,7 @@ from casino.accounts.models import LedgerEntry, LedgerKind
 from holdem.engine.cards import new_deck
 from holdem.history.pokerstars import pokerstars_text
 from holdem.models import HandRecord, Seat, SitGoTemplate, Table, Tournament, TournamentStatus
+from holdem.realtime.consumers import MAX_FRAMES_PER_SECOND
 from holdem.realtime.heartbeat import PROCESS_KEY
 from holdem.selectors.audit import audit_chips
 from holdem.services import deadlines_fire_due
@@ -124,6 +125,10 @@ class Bot:
             answer = await self.sock.request(frame)
             assert answer["type"] == "ok", answer
             self.actions += 1
+            # A player's tab sends at most MAX_FRAMES_PER_SECOND (20) frames a second; with no
+            # think time, the quick hands of a short-stacked table let a bot go over it once
+            # the actions got cheaper.
+            await asyncio.sleep(1 / MAX_FRAMES_PER_SECOND)
 
 
 @pytest.fixture
