@@ -171,9 +171,12 @@ def tournament_check(tournament: Tournament) -> None:
 
 
 def _tables_locked(tournament_id: int) -> list[LockedTable]:
-    """Lock the tournament's tables still playing, in increasing id (the lock order)."""
+    """Lock the tournament's tables still playing, in increasing id (the lock order). A table
+    that broke between the reading of the ids and its lock is left out: read under the lock,
+    it is closed (a late entrant was once seated at such a table, empty and so the emptiest)."""
     ids = Table.objects.filter(tournament_id=tournament_id).exclude(status=TableStatus.CLOSED)
-    return [table_lock(pk) for pk in sorted(ids.values_list("pk", flat=True))]
+    locked = [table_lock(pk) for pk in sorted(ids.values_list("pk", flat=True))]
+    return [table for table in locked if table.status != TableStatus.CLOSED]
 
 
 def mtt_register(*, tournament_id: int, user: User, now: datetime | None = None) -> Tournament:

@@ -23,7 +23,7 @@ from holdem.models import (
     TournamentEntry,
     TournamentStatus,
 )
-from holdem.services import table_act
+from holdem.services import multi_table, table_act
 from holdem.services.multi_table import mtt_register, tournament_demo_seed, tournament_schedule
 from holdem.services.tournaments import tournament_cancel, tournament_unregister
 from tests.holdem.conftest import chips_everywhere
@@ -564,4 +564,41 @@ def test_a_late_entrant_after_a_break_opens_a_table_of_a_new_number(scheduled, m
     table = Seat.objects.get(user=newcomer).table
     assert table.name not in names
     assert table.name.endswith(f"table {len(names) + 1}")
+    check_invariants(tournament)
+
+
+def test_a_late_entrant_never_sits_at_a_table_that_broke_while_they_registered(
+    scheduled, make_player, clock, monkeypatch
+):
+    """RULES.md 9: a table that breaks between a late registration's reading of the tables and
+    its lock of them is closed by then: the entrant sits at a table still playing. (Two servers
+    once seated one at the broken table: empty, it was the emptiest.)"""
+    tournament = register(
+        scheduled(seats=6, late_registration_levels=3), [make_player() for _ in range(7)]
+    )
+    clock.advance(61)
+    bigger, smaller = sorted(open_tables(tournament), key=lambda t: -t.seat_set.count())
+    clock.advance(10)
+    play_table(bigger, fold_to_the_blind)
+    while smaller.seat_set.count() == 3:
+        play_table(smaller, all_in_and_call)
+        if smaller.seat_set.count() == 3:
+            clock.advance(5)
+            play_table(bigger, fold_to_the_blind)
+    locking = multi_table.table_lock
+    broke = []
+
+    def another_server_breaks_it_first(table_id):
+        if not broke:
+            broke.append(None)  # once: the break below locks the tables too
+            broke[0] = multi_table.tournament_rebalance(tournament.pk)
+        return locking(table_id)
+
+    monkeypatch.setattr(multi_table, "table_lock", another_server_breaks_it_first)
+    late = make_player()
+    mtt_register(tournament_id=tournament.pk, user=late)
+    assert broke == [2]  # the smaller table's two players moved: it closed
+    smaller.refresh_from_db()
+    assert smaller.status == TableStatus.CLOSED and not smaller.seat_set.exists()
+    assert Seat.objects.get(user=late).table.status == TableStatus.OPEN
     check_invariants(tournament)
