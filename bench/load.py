@@ -98,6 +98,21 @@ def cluster_env(args) -> dict:
     return env
 
 
+def cluster_started(args) -> dict:
+    """A fresh cluster for a benchmark's run (bench/sit_and_go.py, bench/mtt.py): its run
+    directory made, the last run's logs removed, the processes started again; returns their
+    environment. `args` holds what cluster_env reads (server_env: none unless given)."""
+    args.run_dir = args.run_dir.resolve()
+    args.run_dir.mkdir(parents=True, exist_ok=True)
+    args.server_env = getattr(args, "server_env", [])
+    env = cluster_env(args)
+    cluster("stop", env)
+    for log in args.run_dir.glob("*.log"):
+        log.unlink()
+    print(cluster("start", env).strip())
+    return env
+
+
 def cluster(command: str, env: dict, timeout: float = 120) -> str:
     done = subprocess.run(
         ["bin/cluster", command], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout

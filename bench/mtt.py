@@ -73,6 +73,7 @@ def tournament_made(args, run_id: str, accounts: list[dict]) -> int:
 
 
 def tournament_now(tournament_id: int) -> tuple[str, bool]:
+    # Django's modules after django.setup() (tournament_made says why).
     from django.db import close_old_connections
 
     from holdem.models import Tournament
@@ -85,6 +86,7 @@ def tournament_now(tournament_id: int) -> tuple[str, bool]:
 
 
 def start_now(tournament_id: int) -> None:
+    # Django's modules after django.setup() (tournament_made says why).
     from django.utils import timezone
 
     from holdem.models import Tournament
@@ -94,6 +96,7 @@ def start_now(tournament_id: int) -> None:
 
 def counted(tournament_id: int) -> dict:
     """What the database says of the tournament once it is over."""
+    # Django's modules after django.setup() (tournament_made says why).
     from django.db import connection
 
     from holdem.models import HandRecord, Table, Tournament
@@ -222,15 +225,7 @@ def main(argv=None) -> int:
     parser.add_argument("--run-dir", type=Path, default=ROOT / "artifacts" / "mtt")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args(argv)
-    args.run_dir = args.run_dir.resolve()
-    args.run_dir.mkdir(parents=True, exist_ok=True)
-    args.server_env = []  # bench/load.py's cluster_env reads it
-
-    env = load.cluster_env(args)
-    load.cluster("stop", env)
-    for log in args.run_dir.glob("*.log"):
-        log.unlink()
-    print(load.cluster("start", env).strip())
+    env = load.cluster_started(args)
     try:
         load.use_cluster_settings(env)
         run_id = str(int(time.time()))[-6:]

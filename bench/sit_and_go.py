@@ -470,15 +470,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--keep", action="store_true", help="leave the cluster running afterwards")
     args = parser.parse_args(argv)
-    args.run_dir = args.run_dir.resolve()
-    args.run_dir.mkdir(parents=True, exist_ok=True)
-    args.server_env = []  # bench/load.py's cluster_env reads it
-
-    env = load.cluster_env(args)
-    load.cluster("stop", env)
-    for log in args.run_dir.glob("*.log"):
-        log.unlink()
-    print(load.cluster("start", env).strip())
+    env = load.cluster_started(args)
     try:
         load.use_cluster_settings(env)
         run_id = str(int(time.time()))[-6:]
