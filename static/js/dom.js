@@ -1,5 +1,5 @@
 // Building page elements: el() for any element, described() for the visually hidden text a
-// button's aria-describedby points at.
+// button's aria-describedby points at, rowButton() for a list row's small action button.
 
 /** Build an element: el("div", {class: "x", text: "hi"}, child, ...). */
 export function el(tag, attrs = {}, ...children) {
@@ -27,4 +27,25 @@ let describedCounter = 0;
 export function described(text) {
   describedCounter += 1;
   return el("span", { class: "visually-hidden", id: `desc-${describedCounter}` }, text);
+}
+
+/**
+ * A list row's small action button (the lobby's tournament rows): `data-action` names it, it is
+ * disabled and marked busy while the row's request is out, and described by the row's problem
+ * (the element of id `problemId`) when there is one.
+ */
+export function rowButton({ action, text, kind, busy, problemId, onClick }) {
+  return el(
+    "button",
+    {
+      type: "button",
+      class: `button small ${kind}`.trim(),
+      dataset: { action },
+      disabled: busy,
+      "aria-busy": busy ? "true" : null,
+      "aria-describedby": problemId,
+      onclick: onClick,
+    },
+    text,
+  );
 }

@@ -5,7 +5,7 @@
 // answer to each click; the frames, the same for everyone, do not carry it. The words and the
 // buttons are scheduled.js's.
 
-import { el } from "./dom.js";
+import { el, rowButton } from "./dom.js";
 import { capitalise, chips } from "./format.js";
 import { callJson } from "./http.js";
 import {
@@ -111,19 +111,14 @@ export class TournamentList {
     const busy = this.busy.has(t.id);
     const problemId = `mtt-problem-${t.id}`;
     const button = (action, text, kind) =>
-      el(
-        "button",
-        {
-          type: "button",
-          class: `button small ${kind}`.trim(),
-          dataset: { action },
-          disabled: busy,
-          "aria-busy": busy ? "true" : null,
-          "aria-describedby": problem ? problemId : null,
-          onclick: () => this.send(t, action),
-        },
+      rowButton({
+        action,
         text,
-      );
+        kind,
+        busy,
+        problemId: problem ? problemId : null,
+        onClick: () => this.send(t, action),
+      });
     const actions = [];
     if (controls.unregister) actions.push(button("unregister", "Unregister", "ghost sng-unregister"));
     if (controls.register) actions.push(button("register", controls.register, "sng-register"));

@@ -2,7 +2,7 @@
 // lobby socket (docs/protocol.md, "Sit & Go"): Register and Unregister are CSRF-protected POSTs,
 // whose refusal is shown on the row it came from. The words and the buttons are sit-and-go.js's.
 
-import { el } from "./dom.js";
+import { el, rowButton } from "./dom.js";
 import { capitalise, chips } from "./format.js";
 import {
   applySitAndGo,
@@ -106,19 +106,14 @@ export class SitAndGoList {
     const busy = this.busy.has(s.id);
     const problemId = `sng-problem-${s.id}`;
     const button = (action, text, kind) =>
-      el(
-        "button",
-        {
-          type: "button",
-          class: `button small ${kind}`.trim(),
-          dataset: { action },
-          disabled: busy,
-          "aria-busy": busy ? "true" : null,
-          "aria-describedby": problem ? problemId : null,
-          onclick: () => this.send(s, action),
-        },
+      rowButton({
+        action,
         text,
-      );
+        kind,
+        busy,
+        problemId: problem ? problemId : null,
+        onClick: () => this.send(s, action),
+      });
     const actions = [];
     if (controls.unregister) actions.push(button("unregister", "Unregister", "ghost sng-unregister"));
     if (controls.register) actions.push(button("register", "Register", "sng-register"));
