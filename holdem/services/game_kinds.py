@@ -22,11 +22,8 @@ from holdem.engine.positions import blind_seats, next_button, tournament_blinds
 from holdem.models import Disconnect, Entry, HandRecord, Seat, Table, TableKind
 from holdem.selectors.tournaments import level_of
 from holdem.services.blinds import blinds_missed_mark, hand_entrants, hand_seats_dealt
-from holdem.services.multi_table import (
-    mtt_dealing,
-    mtt_hand_ended,
-    mtt_hold,
-)
+from holdem.services.multi_table import mtt_dealing, mtt_hold
+from holdem.services.tournament_places import mtt_hand_ended
 from holdem.services.tournaments import tournament_hand_ended
 from holdem.table_options import hand_options
 

@@ -72,6 +72,11 @@ _COPIED = (
 )
 
 
+def tournament_label(tournament: Tournament) -> str:
+    """How the ledger's lines and the tables name a tournament: "Daily Hold'em #12"."""
+    return f"{tournament.name} #{tournament.pk}"
+
+
 def ordinal(place: int) -> str:
     """1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
     suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
@@ -164,7 +169,7 @@ def entry_charge(
             "insufficient_chips",
             f"the buy-in and fee are {cost:,} chips; you have {wallet.balance:,}",
         )
-    label = f"{tournament.name} #{tournament.pk}"
+    label = tournament_label(tournament)
     which = " (re-entry)" if again else ""
     wallet_adjust(
         user=user,
@@ -349,7 +354,7 @@ def _kind(tournament: Tournament) -> str:
 
 
 def refund(tournament: Tournament, entry: TournamentEntry, *, why: str) -> None:
-    label = f"{tournament.name} #{tournament.pk}"
+    label = tournament_label(tournament)
     for amount, part in ((tournament.buy_in, "buy-in"), (tournament.fee, "fee")):
         if amount:
             wallet_adjust(
@@ -378,7 +383,7 @@ def _tournament_start(tournament: Tournament, now: datetime) -> None:
     table = tournament_table_create(
         tournament,
         kind=TableKind.SIT_AND_GO,
-        name=f"{tournament.name} #{tournament.pk}",
+        name=tournament_label(tournament),
         next_hand_at=first_hand_at,
     )
     Seat.objects.bulk_create(
@@ -467,7 +472,7 @@ def _place(
             user=entry.user,
             amount=prize,
             kind=LedgerKind.TOURNAMENT_PRIZE,
-            reason=f"{ordinal(place)} place in {tournament.name} #{tournament.pk}",
+            reason=f"{ordinal(place)} place in {tournament_label(tournament)}",
             table_id=record.table_id,
         )
         tournament.prizes_paid += prize
