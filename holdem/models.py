@@ -603,8 +603,9 @@ class Tournament(models.Model):
 
     @property
     def table(self) -> Table | None:
-        """A Sit & Go's one table (None before it starts); the first of a multi-table one's."""
-        return self.tables.order_by("id").first()
+        """A Sit & Go's one table (None before it starts); the first of a multi-table one's.
+        Read from `prefetch_related("tables")` when the caller made one (a list of them)."""
+        return min(self.tables.all(), key=lambda table: table.pk, default=None)
 
     @property
     def table_id(self) -> int | None:

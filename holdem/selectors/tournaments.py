@@ -101,7 +101,11 @@ def sit_and_gos_listed(limit: int | None) -> tuple[list[dict[str, Any]], int]:
         When(status=TournamentStatus.RUNNING, then=Value(1)),
         default=Value(2),
     )
-    ordered = listed.annotate(listed_order=order).order_by("listed_order", "template_id", "-pk")
+    ordered = (
+        listed.annotate(listed_order=order)
+        .order_by("listed_order", "template_id", "-pk")
+        .prefetch_related("tables")  # each summary's table, in one query for the list
+    )
     tournaments = list(ordered if limit is None else ordered[:limit])
     total = len(tournaments) if limit is None or len(tournaments) < limit else listed.count()
     names: dict[int, list[str]] = {t.pk: [] for t in tournaments}
