@@ -152,7 +152,10 @@ def test_every_process_killed_mid_hand_and_as_a_table_breaks_the_tournament_resu
     tournament.refresh_from_db()
     assert tournament.level == level and tournament.level_ends_at > timezone.now()
     extended = (tournament.level_ends_at - ends).total_seconds()
-    assert extended >= down and abs(extended - silence) < 1.5, (extended, down, silence)
+    # The site's extension runs from the clock's last run before the crash to its first after;
+    # the test reads the latter a poll (or, on a loaded machine, a tick or two) late, so its
+    # `silence` is an upper bound (a CI run: extended 15.1 s, down 11.3 s, silence read 17.1 s).
+    assert down <= extended <= silence + 1.5, (extended, down, silence)
     # The same players with the same chips; the hands in play are the same hands, going on.
     after = observe(tournament.pk)
     check_view(after)
