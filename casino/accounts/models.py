@@ -175,3 +175,49 @@ class AccountTrace(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind} {self.value_hash[:8]}"
+
+
+class Deck(models.TextChoices):
+    """The card faces' colours (the table client draws each)."""
+
+    FOUR_COLOUR = (
+        "four_colour",
+        "Four colours (spades black, hearts red, diamonds blue, clubs green)",
+    )
+    TWO_COLOUR = "two_colour", "Two colours (spades and clubs black, hearts and diamonds red)"
+
+
+class Preferences(models.Model):
+    """A player's table settings, kept on the server so they follow the player to every device.
+    One row per player, made on first change (casino.accounts.preferences reads the defaults
+    for a player who has none). Each field's meaning and checks live with the service that
+    writes it."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="preferences",
+    )
+    # The raise screen's size buttons; empty means the defaults (fractions of the pot after the
+    # flop, multiples of the bet before it).
+    bet_sizes_postflop = models.JSONField(default=list, blank=True)
+    bet_sizes_preflop = models.JSONField(default=list, blank=True)
+    fold_confirm = models.BooleanField(default=True)
+    deck = models.CharField(max_length=16, choices=Deck.choices, default=Deck.FOUR_COLOUR)
+    # Auto top-up between hands: when the stack falls below `top_up_below_percent` of the target,
+    # top up to the target: the room's maximum buy-in, or `top_up_to_bb` big blinds when set.
+    auto_top_up = models.BooleanField(default=False)
+    top_up_below_percent = models.PositiveSmallIntegerField(default=50)
+    top_up_to_bb = models.PositiveIntegerField(null=True, blank=True)
+    # The session reminder's period in minutes (15, 30 or 60); None is off.
+    session_reminder_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The names the player gave the eight colour tags, by colour key; missing keys use defaults.
+    tag_names = models.JSONField(default=dict, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "preferences"
+
+    def __str__(self) -> str:
+        return f"preferences of {self.user_id}"
