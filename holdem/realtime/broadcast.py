@@ -96,3 +96,10 @@ def wallet_changed_on_commit(*, user_id: int, balance: int, version: int) -> Non
     """After commit, the new balance to every page the user has open (docs/protocol.md, `wallet`)."""
     frame = {"type": "wallet", "balance": balance, "version": version}
     send_on_commit([(user_socket_group(user_id), frame_message(frame))])
+
+
+def preferences_changed_on_commit(*, user_id: int, preferences: dict) -> None:
+    """After commit, the player's table settings to every page they have open (docs/protocol.md,
+    `preferences`): each table they watch applies them at once."""
+    frame = {"type": "preferences", "preferences": preferences}
+    send_on_commit([(user_socket_group(user_id), frame_message(frame))])

@@ -15,6 +15,7 @@ from django.db import DatabaseError
 
 from casino import metrics
 from casino.accounts.services import user_set_card_back
+from casino.accounts.table_settings import preferences_set, table_settings_view
 from casino.errors import DomainError
 from casino.handshake import handshake_read
 from holdem import services
@@ -78,6 +79,16 @@ def _flag(value, name: str) -> bool:
     return value
 
 
+def _sizes(value, name: str) -> list:
+    """A short JSON list of numbers (which numbers make sizes is the settings service's to say)."""
+    if not isinstance(value, list) or len(value) > 20:
+        raise DomainError("bad_frame", f"{name} must be a list of at most 20 numbers")
+    for size in value:
+        if isinstance(size, bool) or not isinstance(size, (int, float)):
+            raise DomainError("bad_frame", f"{name} must be a list of numbers")
+    return value
+
+
 def _chat_text(value, name: str) -> str:
     if not isinstance(value, str):
         raise DomainError("bad_frame", f"{name} must be text")
@@ -110,6 +121,16 @@ FRAMES = {
     "chat_mute": FrameType("chat_mute", {"user_id": _whole_number, "value": _flag}),
     "pre_action": FrameType("pre_action", {}, {"value": _word, "amount": _chips}),
     "card_back": FrameType("card_back", {"value": _word}),
+    "preferences": FrameType(
+        "preferences",
+        {},
+        {
+            "bet_sizes_postflop": _sizes,
+            "bet_sizes_preflop": _sizes,
+            "fold_confirm": _flag,
+            "deck": _word,
+        },
+    ),
     "previous_hand": FrameType("previous_hand"),
     "switch": FrameType("switch", {"table_id": _whole_number}),
     "snapshot": FrameType("snapshot"),
@@ -307,7 +328,7 @@ class TableConsumer(TrackedConsumer):
         muted = await database_sync_to_async(chat_mute)(
             user=self.user, muted_id=frame["user_id"], mute=frame["value"]
         )
-        await self.send_json({"type": "chat_muted", "user_ids": muted})
+        await self.send_json(muted)
 
     async def on_top_up(self, frame: dict) -> None:
         await database_sync_to_async(services.table_top_up)(
@@ -325,6 +346,13 @@ class TableConsumer(TrackedConsumer):
         await database_sync_to_async(user_set_card_back)(user=self.user, card_back=frame["value"])
         await self.ok("card_back")
         await self.send_snapshot()
+
+    async def on_preferences(self, frame: dict) -> None:
+        """The table's settings dialog: the player's settings, for every page of theirs (the
+        `preferences` frame comes through ws/me/); this page hears them at once too."""
+        changes = {name: value for name, value in frame.items() if name != "type"}
+        row = await database_sync_to_async(preferences_set)(user=self.user, **changes)
+        await self.send_json({"type": "preferences", "preferences": table_settings_view(row)})
 
     async def on_previous_hand(self, frame: dict) -> None:
         hand = await database_sync_to_async(previous_hand_at)(self.table_id, self.user)

@@ -27,6 +27,10 @@ def chat_recent(table: Table) -> list[dict[str, Any]]:
     return [chat_line_view(line, line.user.username) for line in reversed(lines)]
 
 
-def chat_muted_ids(user: User) -> list[int]:
-    """The players whose lines this user chose not to read."""
-    return sorted(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True))
+def chat_muted_players(user: User) -> list[dict[str, Any]]:
+    """Whom this user muted, by name (the list they unmute from), in the order of their ids."""
+    rows = ChatMute.objects.filter(user=user).order_by("muted_id")
+    return [
+        {"user_id": user_id, "username": username}
+        for user_id, username in rows.values_list("muted_id", "muted__username")
+    ]

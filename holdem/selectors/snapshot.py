@@ -1,5 +1,5 @@
 """The snapshot a client gets of a table (style.md 6): the public view and its own part, the
-hand's log so far, the chat and whom the user muted; and the "previous hand" dialog.
+hand's log so far, the chat and whom the user muted, the user's table settings; and the "previous hand" dialog.
 """
 
 import time
@@ -8,9 +8,10 @@ from typing import Any
 from django.utils import timezone
 
 from casino.accounts.models import User
+from casino.accounts.table_settings import table_settings_for
 from holdem.history.stored_hand import hand_log
 from holdem.models import Seat, Table, TableKind, TableStatus
-from holdem.selectors.chat import chat_muted_ids, chat_recent
+from holdem.selectors.chat import chat_muted_players, chat_recent
 from holdem.selectors.game_state import epoch_ms
 from holdem.selectors.hand_history import hand_summary_for
 from holdem.selectors.player_view import viewer_part
@@ -73,7 +74,11 @@ def table_view_for(table: Table, user: User, seat_rows: list[Seat] | None = None
     if record is not None:
         snapshot["log"] = hand_log(record)
     snapshot["chat"] = chat_recent(table)
-    snapshot["chat_muted"] = chat_muted_ids(user)
+    muted = chat_muted_players(user)
+    snapshot["chat_muted"] = [player["user_id"] for player in muted]
+    snapshot["chat_muted_players"] = muted
+    # The player's table settings, so that every device draws the table the same way.
+    snapshot["preferences"] = table_settings_for(user)
     return snapshot
 
 

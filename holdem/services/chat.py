@@ -4,6 +4,7 @@ seq, and a lost line is not asked for again."""
 
 import unicodedata
 from datetime import timedelta
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -12,8 +13,13 @@ from django.utils import timezone
 from casino.accounts.models import User
 from casino.errors import DomainError
 from holdem.models import CHAT_MAX_CHARS, ChatBan, ChatLine, ChatMute, ChatRule, Seat, Table
-from holdem.realtime.broadcast import frame_message, send_on_commit, table_group
-from holdem.selectors.chat import chat_line_view, chat_muted_ids
+from holdem.realtime.broadcast import (
+    frame_message,
+    send_on_commit,
+    table_group,
+    user_socket_group,
+)
+from holdem.selectors.chat import chat_line_view, chat_muted_players
 
 FLOOD_LINES = 5  # at most this many lines ...
 FLOOD_SECONDS = 10  # ... in this many seconds, per user, over every table
@@ -53,16 +59,25 @@ def chat_say(*, table_id: int, user: User, text: str) -> ChatLine:
     return line
 
 
-def chat_mute(*, user: User, muted_id: int, mute: bool) -> list[int]:
-    """Stop (or start again) reading another player's lines, on every table. Returns the ids of
-    everyone this user now mutes."""
+def chat_mute(*, user: User, muted_id: int, mute: bool) -> dict[str, Any]:
+    """Stop (or start again) reading another player's lines, on every table. Returns the
+    `chat_muted` frame: everyone this user now mutes, which every page of theirs also hears."""
     if muted_id == user.pk:
         raise DomainError("chat_mute_self", "you cannot mute yourself")
-    if mute:
-        from_user = get_user_model().objects.filter(pk=muted_id).first()
-        if from_user is None:
-            raise DomainError("no_user", "there is no such player")
-        ChatMute.objects.get_or_create(user=user, muted=from_user)
-    else:
-        ChatMute.objects.filter(user=user, muted_id=muted_id).delete()
-    return chat_muted_ids(user)
+    with transaction.atomic():
+        if mute:
+            from_user = get_user_model().objects.filter(pk=muted_id).first()
+            if from_user is None:
+                raise DomainError("no_user", "there is no such player")
+            ChatMute.objects.get_or_create(user=user, muted=from_user)
+        else:
+            ChatMute.objects.filter(user=user, muted_id=muted_id).delete()
+        players = chat_muted_players(user)
+        frame = {
+            "type": "chat_muted",
+            "user_ids": [player["user_id"] for player in players],
+            "players": players,
+        }
+        # The player's other pages (another table, a phone) hide or show the lines too.
+        send_on_commit([(user_socket_group(user.pk), frame_message(frame))])
+    return frame
