@@ -6,6 +6,7 @@ from django.urls import path
 
 from casino import health, pages
 from casino.accounts import views as account_views
+from holdem import settings_page
 from holdem import views as holdem_views
 from lobby import views as lobby_views
 
@@ -49,6 +50,8 @@ urlpatterns = [
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/profile/", account_views.profile, name="profile"),
+    path("accounts/settings/", settings_page.settings_page, name="settings"),
+    path("accounts/settings/unmute/", settings_page.settings_unmute, name="settings_unmute"),
     path("accounts/stats/", holdem_views.stats_page, name="player_stats"),
     path("accounts/free-chips/", holdem_views.refill_claim, name="free_chips"),
     path("leaderboard/", holdem_views.leaderboard_page, name="leaderboard"),

@@ -1,9 +1,11 @@
 // The table chat on the page: a one-line form under the table log, chat lines in the log among
-// the dealer's lines (which a player may hide), and a Mute button on other players' lines. The
-// decisions are chat.js's; every text goes into a text node, never into HTML.
+// the dealer's lines (which a player may hide), and a Mute button on other players' lines (the
+// table settings dialog lists them to unmute). The decisions are chat.js's; every text goes into
+// a text node, never into HTML.
 
 import { chatLineParts, chatProblem, chatShows, newChatLines } from "./chat.js";
 import { el } from "./dom.js";
+import { CHAT_MUTED_EVENT } from "./user-socket.js";
 
 const DEALER_KEY = "holdem.dealer_lines";
 
@@ -16,7 +18,10 @@ export class TableChat {
     this.problem = root.querySelector("#chat-problem");
     this.dealer = root.querySelector("#dealer-lines");
     this.muted = [];
+    this.mutedPlayers = []; // {user_id, username}: the settings dialog's list, to unmute from
     this.shown = new Set();
+    // Muted or unmuted on another page of the player's: hidden or shown here too.
+    document.addEventListener(CHAT_MUTED_EVENT, (event) => this.setMuted(event.detail.user_ids, event.detail.players));
     if (this.form) this.form.addEventListener("submit", (event) => this.submit(event));
     if (this.dealer) {
       this.dealer.checked = localStorage.getItem(DEALER_KEY) !== "off";
@@ -50,13 +55,16 @@ export class TableChat {
 
   fromSnapshot(frame) {
     this.muted = frame.chat_muted || [];
+    this.mutedPlayers = frame.chat_muted_players || [];
     for (const line of newChatLines(frame.chat, this.shown)) this.add(line);
     this.refresh();
   }
 
-  setMuted(ids) {
+  setMuted(ids, players) {
     this.muted = ids || [];
+    if (Array.isArray(players)) this.mutedPlayers = players;
     this.refresh();
+    if (this.app.settings && this.app.settings.dialog.open) this.app.settings.showMuted();
   }
 
   add(line) {

@@ -30,6 +30,13 @@ export function isForcedAllIn(legal) {
   return legal.to_call > 0 && legal.all_in_to <= legal.current_bet;
 }
 
+/** Whether Fold asks first: when the player keeps fold confirmation on (their table settings),
+ * and always when checking is free (RULES.md 6: a free fold is most likely a slip). */
+export function foldAsks(legal, preferences) {
+  if (legal && legal.actions.includes("check")) return true;
+  return !preferences || preferences.fold_confirm !== false;
+}
+
 /** "raise" when there is a bet to raise, else "bet". */
 export function raiseVerb(legal) {
   return legal.actions.includes("raise") ? "raise" : "bet";

@@ -3,7 +3,7 @@
 // by console-screens.js, raise-screen.js and console-tools.js.
 
 import { decideLeftMs } from "./clock.js";
-import { ACTING_STATES, consoleState, dealtInHand, showsSatOutNotice, sitsOutAfterHand, turnLegal } from "./console-state.js";
+import { ACTING_STATES, consoleState, dealtInHand, foldAsks, showsSatOutNotice, sitsOutAfterHand, turnLegal } from "./console-state.js";
 import { mainScreen } from "./console-screens.js";
 import { toolNodes } from "./console-tools.js";
 import { statusLine } from "./messages.js";
@@ -140,8 +140,10 @@ export class BettingConsole {
     if (focus && box) focus.select(); // typing replaces the minimum
   }
 
+  /** Fold, or first the fold confirmation (foldAsks: the player's setting, and a free fold). */
   askFold() {
-    this.setMode("confirm_fold");
+    if (foldAsks(this.legal(), this.app.settings.current)) this.setMode("confirm_fold");
+    else this.act("fold");
   }
 
   askAllIn() {

@@ -1,5 +1,5 @@
 // The raise (or bet) screen of the console: the total to raise to in a box, a slider that steps by
-// the big blind, quick sizes, and the amount kept in step between them. raise-sizes.js does the
+// the big blind, the player's own quick sizes, and the amount kept in step between them. raise-sizes.js does the
 // arithmetic; the console sends the action (Enter places the amount shown, from anywhere here).
 
 import { actionButton } from "./console-parts.js";
@@ -55,7 +55,8 @@ export class RaiseScreen {
       this.setTo(stepFrom(legal, step, this.to, event.deltaY < 0 ? 1 : -1), null);
     };
     const quickButton = ({ label, name: quickName, to }) =>
-      el("button", { type: "button", class: "quick", "aria-label": quickName, title: quickName === "Max" && legal.max_to === legal.all_in_to ? "all in" : null,
+      el("button", { type: "button", class: "quick", "aria-label": quickName,
+        title: `${quickName}: to ${chips(to)}${to === legal.all_in_to ? " (all in)" : ""}`,
         dataset: { to: String(to) }, onclick: () => this.setTo(to, "quick") }, label);
     return el("div", { class: "raise-screen" },
       el("div", { class: "console-title turn" },
@@ -73,7 +74,7 @@ export class RaiseScreen {
           "aria-label": boxLabel, dataset: { raiseBox: "" },
           oninput: (event) => this.typed(event.target.value),
           onchange: (event) => this.clampTyped(event.target), onkeydown: nudge })),
-      el("div", { class: "quick-row" }, ...quickSizes(legal, this.app.hand).map(quickButton)),
+      el("div", { class: "quick-row" }, ...quickSizes(legal, this.app.hand, this.app.settings.current).map(quickButton)),
       el("p", { class: "raise-limits muted", dataset: { raiseLimits: "" } }, raiseLimitsText(legal)),
       el("p", { class: "raise-problem", role: "alert", dataset: { raiseProblem: "" } }, ""),
       el("div", { class: "actions" },

@@ -66,27 +66,66 @@ export function stepFrom(legal, step, amount, direction) {
   return amountAtStop(legal, step, Math.min(lastStop(legal, step), index));
 }
 
-/** The quick buttons, each {label, name (its accessible name), to}: Min; before the flop 2.5 and 3
- * big blinds when they fall strictly inside the window (below it they would only repeat Min);
- * half the pot and the pot (after calling), both kept inside the window; Max. */
-export function quickSizes(legal, hand) {
+// The player's bet-size buttons (their table settings, casino/accounts/table_settings.py), used
+// until a snapshot brings theirs: after the flop percent of the pot, before it multiples.
+export const DEFAULT_BET_SIZES = { bet_sizes_postflop: [33, 50, 67, 75, 100], bet_sizes_preflop: [2, 2.5, 3] };
+
+// 33 and 67 percent stand for a third and two thirds of the pot: counted and named as such.
+const POT_FRACTIONS = { 33: 1 / 3, 67: 2 / 3 };
+const POT_WORDS = {
+  25: ["\u00BC Pot", "A quarter of the pot"],
+  33: ["\u2153 Pot", "A third of the pot"],
+  50: ["\u00BD Pot", "Half pot"],
+  67: ["\u2154 Pot", "Two thirds of the pot"],
+  75: ["\u00BE Pot", "Three quarters of the pot"],
+  100: ["Pot", "Pot"],
+};
+
+/** The share of the pot a post-flop size (percent) stands for. */
+export function potFraction(percent) {
+  return POT_FRACTIONS[percent] ?? percent / 100;
+}
+
+/** A post-flop size's button label and accessible name: "\u2154 Pot" / "Two thirds of the pot",
+ * "40%" / "40% of the pot". */
+export function potSizeWords(percent) {
+  return POT_WORDS[percent] || [`${percent}%`, `${percent}% of the pot`];
+}
+
+/** What a pre-flop multiple multiplies: the big blind while nobody has raised it (limpers
+ * included), else the bet faced, the current bet of the round (a 3x re-raise of a raise to 300 is
+ * to 900). `opened` says which. */
+export function preflopBase(legal, hand) {
+  const bigBlind = (hand && hand.big_blind) || 0;
+  const current = legal.current_bet || 0;
+  return current > bigBlind ? { base: current, opened: true } : { base: bigBlind, opened: false };
+}
+
+/** The quick buttons, each {label, name (its accessible name), to}: Min, the player's sizes for
+ * the street (before the flop multiples of preflopBase, after it shares of the pot counted after
+ * calling), Max. Each size is rounded down to whole chips and kept inside the legal window (the
+ * minimum raise, the stack, the pot limit), so a size the window cuts shows its nearest amount.
+ * `sizes`: the player's settings (DEFAULT_BET_SIZES until the snapshot brings them). */
+export function quickSizes(legal, hand, sizes = DEFAULT_BET_SIZES) {
   const current = legal.current_bet || 0;
   const toCall = legal.to_call || 0;
   const pot = legal.pot || 0;
-  const clamp = (to) => Math.min(legal.max_to, Math.max(legal.min_to, Math.floor(to)));
-  const sizes = [{ label: "Min", name: "Min", to: legal.min_to }];
+  const clamp = (to) => Math.min(legal.max_to, Math.max(legal.min_to, Math.floor(to + 1e-9)));
+  const buttons = [{ label: "Min", name: "Min", to: legal.min_to }];
   if (hand && hand.street === "preflop" && hand.big_blind) {
-    for (const [label, name, times] of [["2.5x", "2.5 big blinds", 2.5], ["3x", "3 big blinds", 3]]) {
-      const to = Math.round(times * hand.big_blind);
-      if (to > legal.min_to && to < legal.max_to) sizes.push({ label, name, to });
+    const { base, opened } = preflopBase(legal, hand);
+    for (const times of sizes.bet_sizes_preflop || DEFAULT_BET_SIZES.bet_sizes_preflop) {
+      const name = opened ? `${times} times the bet` : `${times} big blinds`;
+      buttons.push({ label: `${times}x`, name, to: clamp(times * base) });
+    }
+  } else {
+    for (const percent of sizes.bet_sizes_postflop || DEFAULT_BET_SIZES.bet_sizes_postflop) {
+      const [label, name] = potSizeWords(percent);
+      buttons.push({ label, name, to: clamp(current + potFraction(percent) * (pot + toCall)) });
     }
   }
-  sizes.push(
-    { label: "\u00BD Pot", name: "Half pot", to: clamp(current + (pot + toCall) / 2) },
-    { label: "Pot", name: "Pot", to: clamp(current + pot + toCall) },
-    { label: "Max", name: "Max", to: legal.max_to },
-  );
-  return sizes;
+  buttons.push({ label: "Max", name: "Max", to: legal.max_to });
+  return buttons;
 }
 
 /** What a call puts in when it takes every chip left (the forced all-in): the stack behind, which

@@ -20,6 +20,7 @@ import { capitalise } from "./format.js";
 import { closingLines, engineLines, lastActionText, tableLines } from "./log.js";
 import { centerMessage, connectionText, tableFacts } from "./messages.js";
 import { LiveSocket, socketUrl } from "./socket.js";
+import { TableSettings } from "./settings-dialog.js";
 import { applyChanges, applyYou } from "./table-delta.js";
 import { heldAfter, movedText } from "./tournament.js";
 import { TournamentPanel } from "./tournament-panel.js";
@@ -79,6 +80,7 @@ export class TableApp {
     this.dialogs = new TableDialogs(this, root);
     this.alerts = new TableAlerts(this, root);
     this.chat = new TableChat(this, root);
+    this.settings = new TableSettings(this, root); // the player's table settings, and their dialog
     this.tournamentPanel = new TournamentPanel(this, root);
     // Seats offered from a waiting list, here or in another room (`waiting` frames, docs/protocol.md).
     this.waiting = new WaitingNotices({
@@ -293,8 +295,11 @@ export class TableApp {
         }
         break;
       case "chat_muted":
-        this.chat.setMuted(frame.user_ids);
+        this.chat.setMuted(frame.user_ids, frame.players);
         return;
+      case "preferences":
+        this.settings.apply(frame.preferences);
+        break;
       case "spectators":
         if (this.table && Number.isInteger(frame.count)) this.table = { ...this.table, spectators: frame.count };
         break;
@@ -355,6 +360,7 @@ export class TableApp {
       } else this.noteLastActions(frame.log);
     }
     this.chat.fromSnapshot(frame);
+    this.settings.fromSnapshot(frame);
     if (this.movedHere) this.showMovedHere();
   }
 
@@ -477,6 +483,7 @@ export class TableApp {
       this.chat.say(capitalise(message)); // next to the chat box that caused it
       return;
     }
+    if (this.settings.showProblem(frame)) return; // the settings dialog's, in the dialog
     this.clearPending();
     if (this.switching) {
       this.switching = false;

@@ -14,6 +14,10 @@ import { LiveSocket, socketUrl } from "./socket.js";
 export const WALLET_EVENT = "casino:wallet";
 export const TOURNAMENT_STARTED_EVENT = "casino:tournament-started";
 export const TOURNAMENT_MOVED_EVENT = "casino:tournament-moved";
+// The player's table settings (detail: the settings in force) and whom they mute in the chat
+// (detail: {user_ids, players}), changed on another of their pages: a table page applies them.
+export const PREFERENCES_EVENT = "casino:preferences";
+export const CHAT_MUTED_EVENT = "casino:chat-muted";
 
 let known = null; // {balance, version}: the newest wallet this page has heard of
 
@@ -90,5 +94,7 @@ new LiveSocket(socketUrl("/ws/me/"), {
     if (frame.type === "wallet") showWallet(frame);
     else if (frame.type === "tournament_started") tournamentSeat(TOURNAMENT_STARTED_EVENT, frame.tournament);
     else if (frame.type === "tournament_moved") tournamentSeat(TOURNAMENT_MOVED_EVENT, frame.tournament);
+    else if (frame.type === "preferences") document.dispatchEvent(new CustomEvent(PREFERENCES_EVENT, { detail: frame.preferences }));
+    else if (frame.type === "chat_muted") document.dispatchEvent(new CustomEvent(CHAT_MUTED_EVENT, { detail: frame }));
   },
 }).connect();

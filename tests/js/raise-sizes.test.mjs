@@ -3,8 +3,10 @@ import { test } from "node:test";
 
 import {
   allInCallAmount, amountAtStop, chipsAdded, clampRaiseTo, lastStop, quickSizes, raiseLimitsText, raiseStep,
-  raiseToAllowed, raiseToProblem, stepFrom, stopNearest,
+  raiseToAllowed, raiseToProblem, stepFrom, stopNearest, DEFAULT_BET_SIZES, potFraction, potSizeWords, preflopBase,
 } from "../../static/js/raise-sizes.js";
+import { foldAsks } from "../../static/js/console-state.js";
+import { parseSizes, sizeButtonsText, sizesText } from "../../static/js/table-settings.js";
 
 // No limit 50/100 on the flop: a bet of 600 to call 500 into 2,300, 4,900 behind.
 const facingBet = { actions: ["fold", "call", "raise", "all_in"], current_bet: 600, to_call: 500, pot: 2300, min_to: 1100, max_to: 4900, all_in_to: 4900 };
@@ -14,32 +16,81 @@ const opening = { actions: ["check", "bet", "all_in"], current_bet: 0, to_call: 
 const unopened = { actions: ["fold", "call", "raise", "all_in"], current_bet: 100, to_call: 50, pot: 150, min_to: 200, max_to: 5000, all_in_to: 5000 };
 const flop = { street: "flop", big_blind: 100 };
 const preflop = { street: "preflop", big_blind: 100 };
-const sizes = (legal, hand) => Object.fromEntries(quickSizes(legal, hand).map((q) => [q.label, q.to]));
+const sizes = (legal, hand, mine) => Object.fromEntries(quickSizes(legal, hand, mine).map((q) => [q.label, q.to]));
 
-test("before the flop the quick sizes add 2.5 and 3 big blinds", () => {
-  assert.deepEqual(sizes(unopened, preflop), { Min: 200, "2.5x": 250, "3x": 300, "\u00BD Pot": 200, Pot: 300, Max: 5000 });
-  assert.deepEqual(quickSizes(unopened, preflop).map((q) => q.name), ["Min", "2.5 big blinds", "3 big blinds", "Half pot", "Pot", "Max"]);
+const HALF = "\u00BD Pot";
+const THIRD = "\u2153 Pot";
+const TWO_THIRDS = "\u2154 Pot";
+const THREE_QUARTERS = "\u00BE Pot";
+
+test("by default: 2x, 2.5x and 3x the big blind before the flop, while nobody has raised", () => {
+  assert.deepEqual(sizes(unopened, preflop), { Min: 200, "2x": 200, "2.5x": 250, "3x": 300, Max: 5000 });
+  assert.deepEqual(quickSizes(unopened, preflop).map((q) => q.name), ["Min", "2 big blinds", "2.5 big blinds", "3 big blinds", "Max"]);
+  assert.deepEqual(DEFAULT_BET_SIZES, { bet_sizes_postflop: [33, 50, 67, 75, 100], bet_sizes_preflop: [2, 2.5, 3] });
 });
 
-test("2.5x and 3x are left out after the flop, and where they would only repeat Min or Max", () => {
-  assert.deepEqual(Object.keys(sizes(facingBet, flop)), ["Min", "\u00BD Pot", "Pot", "Max"]);
-  // Facing a raise to 600 before the flop: 2.5 and 3 big blinds are below the minimum raise.
-  assert.deepEqual(Object.keys(sizes(facingBet, preflop)), ["Min", "\u00BD Pot", "Pot", "Max"]);
-  // A short stack: 3 big blinds is all in already.
+test("before the flop, after a raise, the multiples are of the bet faced", () => {
+  // Facing a raise to 600 (big blind 100): 2x is to 1,200, 2.5x to 1,500, 3x to 1,800.
+  assert.deepEqual(sizes(facingBet, preflop), { Min: 1100, "2x": 1200, "2.5x": 1500, "3x": 1800, Max: 4900 });
+  assert.deepEqual(quickSizes(facingBet, preflop).map((q) => q.name).slice(1, 4), ["2 times the bet", "2.5 times the bet", "3 times the bet"]);
+  assert.deepEqual(preflopBase(facingBet, preflop), { base: 600, opened: true });
+  // The big blind's option with limpers in: still the big blind's multiples.
+  assert.deepEqual(preflopBase({ ...unopened, current_bet: 100 }, preflop), { base: 100, opened: false });
+});
+
+test("by default after the flop: a third, half, two thirds, three quarters of the pot and the pot, counted after calling", () => {
+  // Pot after calling: 2,300 + 500 = 2,800. A third: 600 + 933 = 1,533; half: 2,000; two
+  // thirds: 2,466; three quarters: 2,700; pot: 3,400.
+  assert.deepEqual(sizes(facingBet, flop), { Min: 1100, [THIRD]: 1533, [HALF]: 2000, [TWO_THIRDS]: 2466, [THREE_QUARTERS]: 2700, Pot: 3400, Max: 4900 });
+  // Nothing bet into 300: a third is exactly 100 (no rounding down to 99).
+  assert.deepEqual(sizes(opening, flop), { Min: 100, [THIRD]: 100, [HALF]: 150, [TWO_THIRDS]: 200, [THREE_QUARTERS]: 225, Pot: 300, Max: 9800 });
+  assert.equal(sizes({ current_bet: 0, to_call: 0, pot: 251, min_to: 2, max_to: 1000 }, flop)[HALF], 125); // whole chips
+  // Without a hand (a stale view) the post-flop sizes show.
+  assert.deepEqual(Object.keys(sizes(unopened, null)), ["Min", THIRD, HALF, TWO_THIRDS, THREE_QUARTERS, "Pot", "Max"]);
+});
+
+test("the player's own sizes, in their order, each named", () => {
+  const mine = { bet_sizes_postflop: [40, 125, 250], bet_sizes_preflop: [2.2, 4] };
+  assert.deepEqual(quickSizes(opening, flop, mine).map((q) => [q.label, q.name, q.to]), [
+    ["Min", "Min", 100], ["40%", "40% of the pot", 120], ["125%", "125% of the pot", 375], ["250%", "250% of the pot", 750], ["Max", "Max", 9800],
+  ]);
+  assert.deepEqual(sizes(unopened, preflop, mine), { Min: 200, "2.2x": 220, "4x": 400, Max: 5000 });
+  assert.deepEqual(potSizeWords(25), ["\u00BC Pot", "A quarter of the pot"]);
+  assert.equal(potFraction(67), 2 / 3);
+  assert.equal(potFraction(40), 0.4);
+});
+
+test("every size is kept inside the legal window: the minimum raise, the stack, the pot limit", () => {
+  // Below the minimum raise: the minimum. A short stack: all in.
   const short = { ...unopened, max_to: 280, all_in_to: 280 };
-  assert.deepEqual(sizes(short, preflop), { Min: 200, "2.5x": 250, "\u00BD Pot": 200, Pot: 280, Max: 280 });
-  assert.deepEqual(Object.keys(sizes(unopened, null)), ["Min", "\u00BD Pot", "Pot", "Max"]);
+  assert.deepEqual(sizes(short, preflop), { Min: 200, "2x": 200, "2.5x": 250, "3x": 280, Max: 280 });
+  assert.equal(sizes({ ...facingBet, max_to: 2500, all_in_to: 2500 }, flop).Pot, 2500);
+  // Pot limit: the window's top is the pot; an overbet size is the pot too.
+  const potLimit = { current_bet: 100, to_call: 100, pot: 150, min_to: 200, max_to: 350, all_in_to: 5000 };
+  assert.deepEqual(sizes(potLimit, flop, { bet_sizes_postflop: [10, 50, 200] }), { Min: 200, "10%": 200, [HALF]: 225, "200%": 350, Max: 350 });
+  // A tiny size into a big bet is the minimum raise, never less.
+  assert.equal(sizes(facingBet, flop, { bet_sizes_postflop: [10] })["10%"], 1100);
 });
 
-test("half pot and pot are counted after calling, inside the legal window", () => {
-  // Half pot: 600 + (2300 + 500) / 2 = 2000. Pot: 600 + 2300 + 500 = 3400.
-  assert.deepEqual(sizes(facingBet, flop), { Min: 1100, "\u00BD Pot": 2000, Pot: 3400, Max: 4900 });
-  assert.deepEqual(sizes(opening, flop), { Min: 100, "\u00BD Pot": 150, Pot: 300, Max: 9800 });
-  // Short stack: the pot-sized raise is more than the stack, so it is the maximum.
-  assert.equal(sizes({ ...facingBet, max_to: 2500, all_in_to: 2500 }, flop).Pot, 2500);
-  // Pot limit: the window's top is the pot, and both pot and max are it.
-  assert.deepEqual(sizes({ current_bet: 100, to_call: 100, pot: 150, min_to: 200, max_to: 350 }, flop), { Min: 200, "\u00BD Pot": 225, Pot: 350, Max: 350 });
-  assert.equal(sizes({ current_bet: 0, to_call: 0, pot: 251, min_to: 2, max_to: 1000 }, flop)["\u00BD Pot"], 125); // whole chips
+test("the settings dialog reads the sizes typed and says the buttons they make", () => {
+  assert.deepEqual(parseSizes("33, 50 ,75"), { sizes: [33, 50, 75], problem: "" });
+  assert.deepEqual(parseSizes("2.5x; 3x 4"), { sizes: [2.5, 3, 4], problem: "" });
+  assert.deepEqual(parseSizes("40%"), { sizes: [40], problem: "" });
+  assert.deepEqual(parseSizes("  "), { sizes: [], problem: "" }); // the defaults
+  assert.equal(parseSizes("33, half").problem, '"half" is not a number.');
+  assert.equal(parseSizes("1e400").problem, '"1e400" is not a number.');
+  assert.equal(sizesText([2, 2.5, 3]), "2, 2.5, 3");
+  assert.equal(sizeButtonsText([33, 50, 100, 150], "flop"), "\u2153 Pot, \u00BD Pot, Pot, 150%");
+  assert.equal(sizeButtonsText([2, 2.5], "preflop"), "2x, 2.5x");
+});
+
+test("fold asks first when the player wants it, and always when checking is free", () => {
+  const facing = { actions: ["fold", "call", "raise"] };
+  const free = { actions: ["fold", "check", "bet"] };
+  assert.equal(foldAsks(facing, { fold_confirm: true }), true);
+  assert.equal(foldAsks(facing, { fold_confirm: false }), false);
+  assert.equal(foldAsks(free, { fold_confirm: false }), true); // rules.md 6
+  assert.equal(foldAsks(facing, undefined), true); // before the snapshot: the default, on
 });
 
 test("the amount is a total, clamped into the window", () => {

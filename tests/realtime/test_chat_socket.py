@@ -30,12 +30,17 @@ def test_a_line_reaches_players_and_spectators_as_text(table_room, make_player):
         assert a.seq == seq  # chat is not table state
         await a.send({"type": "chat_mute", "user_id": carol.pk, "value": True})
         muted = await a.until(lambda f: f["type"] in ("chat_muted", "error"))
-        assert muted == {"type": "chat_muted", "user_ids": [carol.pk]}
+        assert muted == {
+            "type": "chat_muted",
+            "user_ids": [carol.pk],
+            "players": [{"user_id": carol.pk, "username": "carol"}],
+        }
         await a.close()
         a = await open_socket(f"/ws/table/{table.pk}/", user=alice)
         snapshot = await a.receive()
         assert snapshot["chat"][-1]["text"] == "<script>alert('hi')</script>"
         assert snapshot["chat_muted"] == [carol.pk]
+        assert snapshot["chat_muted_players"] == [{"user_id": carol.pk, "username": "carol"}]
         for sock in (a, c):
             await sock.close()
 
