@@ -27,6 +27,12 @@ export class TableSettings {
     root.append(this.dialog);
     this.opener = root.querySelector("#settings-open");
     if (this.opener) this.opener.addEventListener("click", () => this.open());
+    // Closed by Save, Cancel, the cross or Escape: the keyboard goes back to the gear.
+    this.dialog.addEventListener("close", () => {
+      if (this.opener && !this.dialog.contains(document.activeElement) && document.activeElement !== this.opener) {
+        if (!document.activeElement || document.activeElement === document.body) this.opener.focus();
+      }
+    });
     // Changed on another page of the player's (another table, a phone): applied here at once.
     document.addEventListener(PREFERENCES_EVENT, (event) => {
       this.apply(event.detail);
