@@ -149,6 +149,8 @@ def test_settings_changed_at_one_page_apply_on_the_players_other_page(
     on_phone.get_by_role("button", name="Cancel").click()
     expect(on_phone).to_be_hidden()
 
+    phone.evaluate("window.scrollTo(0, 0)")
+    phone.screenshot(path=str(artifacts / "table-settings-gear-360.png"))
     sit(desk, 0, 5000)
     sit(rival, 1, 5000)
     expect(phone.locator('.seat.mine[data-seat="0"]')).to_be_visible()
@@ -204,6 +206,13 @@ def test_settings_changed_at_one_page_apply_on_the_players_other_page(
             phase = "bet_fold"
             continue
         if phase == "bet_fold" and not free:
+            # After the flop, the player's shares of the pot, on the other page too.
+            button(phone, "Raise").click()
+            expect(phone.locator("#console .quick-row .quick")).to_have_text(
+                ["Min", "40%", "125%", "Max"]
+            )
+            expect(phone.get_by_role("button", name="40% of the pot")).to_be_visible()
+            phone.screenshot(path=str(artifacts / "table-settings-raise-flop-360.png"))
             # Facing a bet: Fold folds at once, no confirmation.
             button(desk, "Fold").click()
             expect(desk.locator("#action-log")).to_contain_text("prefs01 folds")
