@@ -12,6 +12,7 @@ from holdem.table_options import ChatRule as ChatRule
 from holdem.table_options import Disconnect as Disconnect
 from holdem.table_options import Entry as Entry
 from holdem.table_options import MinRaise as MinRaise
+from holdem.table_options import Pace as Pace
 from holdem.table_options import RoomOptions
 from holdem.table_options import Structure as Structure
 

@@ -16,7 +16,7 @@ from holdem.models import Seat, Table, TableKind
 from holdem.selectors.game_state import current_state, epoch_ms, stakes_label
 from holdem.selectors.multi_table import mtt_table_panel
 from holdem.selectors.tournaments import tournament_of_table, tournament_panel
-from holdem.table_options import rules_dialog, rules_of
+from holdem.table_options import rules_dialog, rules_of, turn_seconds_of
 
 
 def public_table(
@@ -114,7 +114,7 @@ def public_table(
         "turn": {
             "seat": hand_view["to_act"],
             "deadline": epoch_ms(table.turn_deadline),
-            "seconds": table.turn_seconds,
+            "seconds": turn_seconds_of(table),  # the pace's (RULES.md 1): the ring's span
             "token": table.turn_token,
             # The turn clock ran out and the player's time bank runs until `deadline`.
             "bank_from": epoch_ms(table.turn_bank_from),

@@ -19,6 +19,7 @@ from holdem.services.countdown import countdown_start_if_ready
 from holdem.services.game_kinds import game_kind_of
 from holdem.services.notify import TableChange, notify_table
 from holdem.services.waiting import waiting_seat_claim, waiting_seat_freed
+from holdem.table_options import time_bank_ms_of
 
 
 def table_sit(*, table_id: int, user: User, seat: int, buy_in: int | None) -> Seat:
@@ -125,7 +126,7 @@ def _time_bank_kept(table: LockedTable, departure: Departure | None) -> int:
     """RULES.md 2: like the blinds owed, the time bank a player left this table with stays theirs
     for 30 minutes (`departure` is within them, or None); leaving and sitting down again does
     not fill it up. Never more than the room's full bank."""
-    full: int = table.time_bank_seconds * 1000
+    full = time_bank_ms_of(table)  # RULES.md 1: a slow table's bank is the pace's
     if departure is None or departure.time_bank_ms is None:
         return full
     return min(full, departure.time_bank_ms)
