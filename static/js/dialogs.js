@@ -8,6 +8,7 @@ import { el } from "./dom.js";
 import { chips } from "./format.js";
 import { previousHandView } from "./previous-hand.js";
 import { roomRules } from "./rules.js";
+import { TABLE_KEYS } from "./shortcuts.js";
 
 export class TableDialogs {
   constructor(app, root) {
@@ -78,6 +79,7 @@ export class TableDialogs {
       for (const { term, text, key } of lines) list.append(el("dt", {}, term), el("dd", { dataset: { rule: key } }, text));
       body.replaceChildren(list);
     }
+    body.append(keyboardHelp());
     if (!this.rules.open) this.rules.showModal();
   }
 
@@ -214,4 +216,14 @@ export class TableDialogs {
     }
     body.replaceChildren(...previousHandView(hand));
   }
+}
+
+/** The keys the table answers to, under the room's rules (where a player looks for them). */
+function keyboardHelp() {
+  const list = el("dl", { class: "rules-list keys-list" });
+  for (const { keys, does } of TABLE_KEYS) list.append(el("dt", {}, el("kbd", {}, keys)), el("dd", {}, does));
+  return el("section", { class: "table-keys", id: "table-keys", "aria-labelledby": "table-keys-title" },
+    el("h3", { id: "table-keys-title" }, "Keyboard"),
+    el("p", { class: "muted" }, "Alt+1 to Alt+5 read the table aloud through your screen reader without moving the focus. Letters and Alt+digits do nothing while you type in a box (the chat, an amount)."),
+    list);
 }
