@@ -10,6 +10,7 @@ from django.utils import timezone
 from casino.accounts.models import User
 from holdem.history.stored_hand import hand_log
 from holdem.models import Seat, Table, TableKind, TableStatus
+from holdem.selectors.auto_top_up import auto_top_up_of
 from holdem.selectors.chat import chat_muted_ids, chat_recent
 from holdem.selectors.game_state import epoch_ms
 from holdem.selectors.hand_history import hand_summary_for
@@ -72,6 +73,9 @@ def table_view_for(table: Table, user: User, seat_rows: list[Seat] | None = None
     record = table.hand if table.in_hand else table.last_hand
     if record is not None:
         snapshot["log"] = hand_log(record)
+    if table.kind == TableKind.CASH:
+        # The player's auto top-up (their preferences): the top-up dialog shows and edits it.
+        snapshot["auto_top_up"] = auto_top_up_of(user)
     snapshot["chat"] = chat_recent(table)
     snapshot["chat_muted"] = chat_muted_ids(user)
     return snapshot
