@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ('holdem', '0020_table_held_for'),
+        ('holdem', '0021_table_pace'),
     ]
 
     operations = [
