@@ -137,7 +137,7 @@ def ledger_month(*, user: User, month: Month) -> LedgerMonth:
         .values("kind")
         .annotate(lines=Count("id"), chips=Sum("amount"))
     }
-    labels = {**dict(LedgerKind.choices), **KIND_LABELS}
+    labels: dict[str, str] = {**dict(LedgerKind.choices), **KIND_LABELS}
     order = [*KIND_LABELS, *(k for k in LedgerKind.values if k not in KIND_LABELS)]
     order += sorted(k for k in sums if k not in order)  # a kind no longer in the code
     kinds = [

@@ -3,7 +3,7 @@
 same figures as the rows of its page and of its CSV file."""
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from casino.accounts.models import User
 from casino.accounts.statement import LedgerMonth, Month, ledger_month
@@ -35,13 +35,15 @@ def play_month(*, user: User, month: Month) -> PlayMonth:
     )
     hands = 0
     played = timedelta()
-    previous_end = None
+    previous_end: datetime | None = None
     for started_at, ended_at in spans:
+        if ended_at is None:  # not possible: the filter asks for an end in the month
+            continue
         hands += 1
         played += max(ended_at - started_at, timedelta())
         if previous_end is not None and timedelta() <= started_at - previous_end <= SITTING_GAP:
             played += started_at - previous_end
-        previous_end = max(ended_at, previous_end) if previous_end else ended_at
+        previous_end = ended_at if previous_end is None else max(ended_at, previous_end)
     return PlayMonth(hands=hands, seconds=int(played.total_seconds()))
 
 
