@@ -18,7 +18,7 @@ MONTH_FORMAT = re.compile(r"^(\d{4})-(\d{2})$")
 
 # What each kind of line is called on the statement, in the order shown. A kind added later and
 # not named here still shows (under its own label, after these): the totals must add up.
-KIND_LABELS = {
+KIND_LABELS: dict[str, str] = {
     LedgerKind.GRANT: "Welcome grant",
     LedgerKind.REFILL: "Free chips",
     LedgerKind.BUY_IN: "Buy-ins",
