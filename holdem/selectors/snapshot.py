@@ -12,6 +12,7 @@ from holdem.history.stored_hand import hand_log
 from holdem.models import Seat, Table, TableKind, TableStatus
 from holdem.selectors.auto_top_up import auto_top_up_of
 from holdem.selectors.chat import chat_muted_ids, chat_recent
+from holdem.selectors.closed_names import hand_as_shown
 from holdem.selectors.game_state import epoch_ms
 from holdem.selectors.hand_history import hand_summary_for
 from holdem.selectors.player_view import viewer_part
@@ -86,4 +87,4 @@ def previous_hand_for(table: Table, user: User) -> dict[str, Any] | None:
     record = table.last_hand
     if record is None:
         return None
-    return hand_summary_for(record, user)
+    return hand_summary_for(hand_as_shown(record), user)  # RULES.md 10: closed accounts
