@@ -6,7 +6,7 @@ from django.urls import path
 
 from casino import health, pages
 from casino.accounts import views as account_views
-from holdem import settings_page
+from holdem import account_pages, settings_page
 from holdem import views as holdem_views
 from lobby import views as lobby_views
 
@@ -53,6 +53,10 @@ urlpatterns = [
     path("accounts/settings/", settings_page.settings_page, name="settings"),
     path("accounts/settings/unmute/", settings_page.settings_unmute, name="settings_unmute"),
     path("accounts/stats/", holdem_views.stats_page, name="player_stats"),
+    path("accounts/statement/", account_pages.statement, name="statement"),
+    path("accounts/statement/<str:month>/", account_pages.statement_month, name="statement_month"),
+    path("accounts/statement/<str:month>.csv", account_pages.statement_csv, name="statement_csv"),
+    path("accounts/close/", account_pages.close_account, name="close_account"),
     path("accounts/free-chips/", holdem_views.refill_claim, name="free_chips"),
     path("leaderboard/", holdem_views.leaderboard_page, name="leaderboard"),
     path("tables/<int:table_id>/", holdem_views.table_page, name="table"),

@@ -12,6 +12,7 @@ from holdem.table_options import ChatRule as ChatRule
 from holdem.table_options import Disconnect as Disconnect
 from holdem.table_options import Entry as Entry
 from holdem.table_options import MinRaise as MinRaise
+from holdem.table_options import Pace as Pace
 from holdem.table_options import RoomOptions
 from holdem.table_options import Structure as Structure
 
@@ -152,6 +153,10 @@ class Seat(models.Model):
     sat_out_idle = models.BooleanField(
         default=False, help_text="Sat out by the table after two timeouts."
     )
+    # RULES.md 2, the player's own boxes: sit out from the next hand on, or before the hand in
+    # which they would post the big blind. Both stay ticked while they sit out; sitting in clears them.
+    sit_out_next_hand = models.BooleanField(default=False)
+    sit_out_next_big_blind = models.BooleanField(default=False)
     # None: the player never chose, the room's auto_muck applies (RULES.md 1).
     auto_muck = models.BooleanField(null=True, blank=True)
     # A pre-action box (holdem/preactions.py): applied when the turn comes, in its betting round.

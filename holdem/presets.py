@@ -62,6 +62,24 @@ PRESETS: dict[str, dict] = {
         "disconnect": "all_in_protection",
         "separate_linked_accounts": True,
     },
+    # RULES.md 1 and 7: the slow table (three times the turn clock and time bank), six-handed so
+    # a round of turns stays bearable at that pace.
+    "nl50_slow": {
+        "name": "No-Limit 50/100 Slow",
+        "seats": 6,
+        "structure": "no_limit",
+        "blinds": "fixed",
+        "small_blind": 50,
+        "big_blind": 100,
+        "raise_cap": None,
+        "min_raise": "full",
+        "min_buy_in": 2_000,
+        "max_buy_in": 20_000,
+        "entry": "wait_or_post",
+        "disconnect": "check_fold",
+        "pace": "slow",
+        "separate_linked_accounts": True,
+    },
 }
 
 

@@ -14,6 +14,9 @@ from typing import Any
 # RULES.md 1: a time bank grows back by BANK_REFILL_MS every BANK_REFILL_HANDS hands dealt.
 BANK_REFILL_MS = 5_000
 BANK_REFILL_HANDS = 10
+# RULES.md 1: a slow table (`pace` slow) multiplies the turn clock, the time bank and its refill
+# by this, so a player who needs more time to read the table or use assistive technology has it.
+SLOW_PACE_FACTOR = 3
 # RULES.md 2: how long a table remembers what a player who left it owed and held.
 DEPARTURE_MEMORY = timedelta(minutes=30)
 # RULES.md 2: this many turns in a row running out sit a player out.
@@ -23,6 +26,7 @@ PROTECTIONS_PER_DAY = 2
 PROTECTION_WINDOW = timedelta(hours=24)
 
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+MULTIPLE_WORDS = {2: "twice", 3: "three times", 4: "four times", 5: "five times"}
 TIMES_WORDS = {1: "once", 2: "twice"}
 
 # The structures as a player reads them (static/js/format.js has the same words for the lobby).
@@ -38,6 +42,11 @@ def _span(length: timedelta) -> str:
 
 def _times(count: int) -> str:
     return TIMES_WORDS.get(count, f"{count} times")
+
+
+def paced(amount: int, pace: str) -> int:
+    """RULES.md 1: a length of time (or a refill) as the room's pace makes it."""
+    return amount * SLOW_PACE_FACTOR if pace == "slow" else amount
 
 
 def chips(amount: int) -> str:
@@ -131,11 +140,22 @@ def disconnect(o: Options) -> str:
     )
 
 
+def pace(o: Options) -> str | None:
+    if o["pace"] != "slow":
+        return None  # the usual clocks: the turn and time bank lines say them
+    times = MULTIPLE_WORDS.get(SLOW_PACE_FACTOR, f"{SLOW_PACE_FACTOR} times")
+    return (
+        f"A slow table: the turn clock and the time bank are {times} as long as the room's "
+        f"{o['turn_seconds']} s and {o['time_bank_seconds']} s, for players who take longer to "
+        "read the table."
+    )
+
+
 def turn(o: Options) -> str:
     return (
-        f"{o['turn_seconds']} s to act; when it runs out you check, or fold if you owe chips. "
-        f"{NUMBER_WORDS.get(IDLE_TIMEOUTS, str(IDLE_TIMEOUTS)).capitalize()} turns in a row "
-        "running out sit you out."
+        f"{paced(o['turn_seconds'], o['pace'])} s to act; when it runs out you check, or fold if "
+        f"you owe chips. {NUMBER_WORDS.get(IDLE_TIMEOUTS, str(IDLE_TIMEOUTS)).capitalize()} turns "
+        "in a row running out sit you out."
     )
 
 
@@ -143,8 +163,9 @@ def time_bank(o: Options) -> str:
     if not o["time_bank_seconds"]:
         return "No time bank: when the turn clock runs out, the timeout acts."
     return (
-        f"{o['time_bank_seconds']} s of extra time each, used when your turn clock runs out; it "
-        f"refills by {BANK_REFILL_MS // 1000} s every {BANK_REFILL_HANDS} hands."
+        f"{paced(o['time_bank_seconds'], o['pace'])} s of extra time each, used when your turn "
+        f"clock runs out; it refills by {paced(BANK_REFILL_MS, o['pace']) // 1000} s every "
+        f"{BANK_REFILL_HANDS} hands."
     )
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from django.db import models
 
 from holdem import engine, rules_words
-from holdem.rules_words import BANK_REFILL_HANDS, BANK_REFILL_MS
+from holdem.rules_words import BANK_REFILL_HANDS, BANK_REFILL_MS, SLOW_PACE_FACTOR, paced
 
 
 class Structure(models.TextChoices):
@@ -43,6 +43,11 @@ class Entry(models.TextChoices):
 class Disconnect(models.TextChoices):
     CHECK_FOLD = "check_fold", "Check or fold when the turn runs out"
     ALL_IN_PROTECTION = "all_in_protection", "All-in protection"
+
+
+class Pace(models.TextChoices):
+    NORMAL = "normal", "Normal"
+    SLOW = "slow", f"Slow: turn clock and time bank {SLOW_PACE_FACTOR}x as long"
 
 
 class ChatRule(models.TextChoices):
@@ -252,6 +257,19 @@ class RoomOptions(models.Model):
             None if 0 <= t.time_bank_seconds <= 600 else "A time bank is 0 (none) to 600 seconds."
         ),
     )
+    pace = option(
+        models.CharField(
+            max_length=6,
+            choices=Pace.choices,
+            default=Pace.NORMAL,
+            help_text=f"Slow multiplies the turn clock, the time bank and its refill by "
+            f"{SLOW_PACE_FACTOR} (a table for players who need more time).",
+        ),
+        rule=1,
+        group="Clocks",
+        words=Words("pace", "Pace", rules_words.pace),
+        check=lambda t: None if t.pace in Pace.values else "The pace is normal or slow.",
+    )
     countdown_seconds = option(
         models.PositiveSmallIntegerField(default=30),
         rule=2,
@@ -347,6 +365,22 @@ def rules_of(table) -> dict:
         value = getattr(table, declared.name)
         rules[declared.name] = declared.to_rule(value) if declared.to_rule else value
     return rules
+
+
+def turn_seconds_of(table) -> int:
+    """RULES.md 1: the turn clock as the room's pace makes it (what the deadline and the client's
+    countdown use; `turn_seconds` is the normal pace's)."""
+    return paced(table.turn_seconds, table.pace)
+
+
+def time_bank_ms_of(table) -> int:
+    """RULES.md 1: a full time bank at this room's pace, in milliseconds."""
+    return paced(table.time_bank_seconds * 1000, table.pace)
+
+
+def bank_refill_ms_of(table) -> int:
+    """RULES.md 1: what a time bank grows back by every BANK_REFILL_HANDS hands, at this pace."""
+    return paced(BANK_REFILL_MS, table.pace)
 
 
 def hand_options(table, stacks) -> "engine.HandOptions":

@@ -24,6 +24,7 @@ from holdem.models import (
     Tournament,
     TournamentKind,
 )
+from holdem.selectors.closed_names import hand_as_shown, hands_as_shown
 from holdem.selectors.fairness import hand_fairness
 from holdem.selectors.hand_history import finished_hand, hand_before, hand_summary_for, hands_of
 from holdem.selectors.lobby_page import rooms_page
@@ -37,7 +38,7 @@ from holdem.services import table_switch, wallet_refill
 def hand_list(request):
     # Each hand's record is replayed from its action log: one query for all the logs.
     records = hands_of(request.user, limit=30).prefetch_related("actions")
-    hands = [hand_summary_for(record, request.user) for record in records]
+    hands = [hand_summary_for(record, request.user) for record in hands_as_shown(records)]
     # Read from the replica when there is one: a hand that has just ended may not be listed yet.
     return render(
         request, "holdem/hands.html", {"hands": hands, "may_lag": read_db() != DEFAULT_DB_ALIAS}
@@ -50,7 +51,7 @@ def _visible_hand(request, hand_id) -> HandRecord:
         raise Http404("no such finished hand")
     if not request.user.is_staff and not record.participants.filter(user=request.user).exists():
         raise Http404("not one of your hands")
-    return record
+    return hand_as_shown(record)  # RULES.md 10: a closed account under its name of now
 
 
 @login_required

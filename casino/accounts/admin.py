@@ -57,10 +57,33 @@ MOVE_ERROR_FIELDS = {
 }
 
 
+class ClosedFilter(admin.SimpleListFilter):
+    """RULES.md 10: accounts their players closed, or those still open."""
+
+    title = "closed by the player"
+    parameter_name = "closed"
+
+    def lookups(self, request, model_admin):
+        return (("yes", "Closed"), ("no", "Open"))
+
+    def queryset(self, request, queryset):
+        if self.value() in ("yes", "no"):
+            return queryset.filter(closed_at__isnull=self.value() == "no")
+        return queryset
+
+
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
-    list_display = ("username", "email", "is_staff", "chip_balance", "frozen", "date_joined")
-    list_filter = (*BaseUserAdmin.list_filter, "off_leaderboard")
+    list_display = (
+        "username",
+        "email",
+        "is_staff",
+        "chip_balance",
+        "frozen",
+        "closed",
+        "date_joined",
+    )
+    list_filter = (*BaseUserAdmin.list_filter, "off_leaderboard", ClosedFilter)
     fieldsets = (
         *BaseUserAdmin.fieldsets,
         ("Table preferences", {"fields": ("card_back", "auto_muck")}),
@@ -68,8 +91,17 @@ class UserAdmin(BaseUserAdmin):
             "Integrity",
             {"fields": ("frozen_at", "frozen_by", "frozen_reason", "off_leaderboard", "integrity")},
         ),
+        # RULES.md 10: closed by the player themselves (holdem/services/account_close.py).
+        ("Closed by the player", {"fields": ("closed_at",)}),
     )
-    readonly_fields = ("frozen_at", "frozen_by", "frozen_reason", "off_leaderboard", "integrity")
+    readonly_fields = (
+        "frozen_at",
+        "frozen_by",
+        "frozen_reason",
+        "off_leaderboard",
+        "integrity",
+        "closed_at",
+    )
 
     class Media:
         css = CHIP_COLUMNS_CSS
@@ -82,6 +114,10 @@ class UserAdmin(BaseUserAdmin):
     @admin.display(description="frozen", boolean=True, ordering="frozen_at")
     def frozen(self, user):
         return user.frozen_at is not None
+
+    @admin.display(description="closed", boolean=True, ordering="closed_at")
+    def closed(self, user):
+        return user.closed_at is not None
 
     @admin.display(description="integrity actions")
     def integrity(self, user):

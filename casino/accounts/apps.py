@@ -12,5 +12,6 @@ class AccountsConfig(AppConfig):
         # Inside ready(), as Django requires (the module reads the user model when imported).
         from casino.accounts import (
             sessions,  # noqa: F401  (connects the sign-out receivers)
+            signins,  # noqa: F401  (records each sign-in for the statement)
             traces,  # noqa: F401  (records device cookies at sign-in)
         )

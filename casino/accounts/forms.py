@@ -4,6 +4,7 @@ adjustment, a freeze, a movement of chips between two wallets."""
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from casino.accounts.closing import CLOSED_PREFIX
 from casino.accounts.models import User
 
 
@@ -11,6 +12,13 @@ class SignUpForm(UserCreationForm):
     class Meta:
         model = User
         fields = ("username", "email")
+
+    def clean_username(self):
+        username = super().clean_username()
+        # RULES.md 10: closed accounts go by "closed-<id>"; nobody else may take such a name.
+        if (username or "").lower().startswith(CLOSED_PREFIX):
+            raise forms.ValidationError(f"Names starting with “{CLOSED_PREFIX}” are reserved.")
+        return username
 
 
 class SecondFactorForm(forms.Form):

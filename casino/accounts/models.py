@@ -37,6 +37,9 @@ class User(AbstractUser):
     off_leaderboard = models.BooleanField(
         default=False, editable=False, help_text="Left out of the leaderboard by staff."
     )
+    # RULES.md 10: the player closed the account themselves (holdem/services/account_close.py):
+    # renamed "closed-<id>", signed out for good; its chips and history stay.
+    closed_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     @property
     def is_frozen(self) -> bool:
@@ -221,3 +224,19 @@ class Preferences(models.Model):
 
     def __str__(self) -> str:
         return f"preferences of {self.user_id}"
+
+
+class SignIn(models.Model):
+    """A successful sign-in, for the player's monthly statement (RULES.md 10). django-axes keeps
+    failures only (AXES_DISABLE_ACCESS_LOG), so these are recorded at the user_logged_in signal."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sign_ins"
+    )
+    at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "at"], name="sign_in_user_time")]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} signed in at {self.at:%Y-%m-%d %H:%M}"

@@ -9,6 +9,7 @@ from casino.errors import DomainError
 
 # What a frozen player reads: the staff's reason stays with the staff (docs/integrity.md).
 FROZEN_MESSAGE = "This account is frozen; contact support if you think this is a mistake"
+CLOSED_MESSAGE = "This account is closed"
 
 
 def wallet_balance(*, user) -> int:
@@ -50,10 +51,17 @@ def account_is_frozen(*, user_id: int) -> bool:
 
 
 def frozen_refusal(*, user) -> DomainError | None:
-    """The refusal a frozen account meets when it tries to sit, register or claim free chips.
-    Callers ask under the account's wallet lock, which the freeze also takes, so a sit-down
-    in flight either finishes before the freeze or sees it."""
-    if account_is_frozen(user_id=user.pk):
+    """The refusal a frozen (or closed) account meets when it tries to sit, register or claim
+    free chips. Callers ask under the account's wallet lock, which the freeze and the closing
+    also take, so a sit-down in flight either finishes before them or sees them."""
+    row = User.objects.filter(pk=user.pk).values_list("frozen_at", "closed_at").first()
+    return _account_refusal(*row) if row else None
+
+
+def _account_refusal(frozen_at, closed_at) -> DomainError | None:
+    if closed_at is not None:
+        return DomainError("account_closed", CLOSED_MESSAGE)
+    if frozen_at is not None:
         return DomainError("account_frozen", FROZEN_MESSAGE)
     return None
 
@@ -66,11 +74,13 @@ def seat_refusal(*, user, seated_ids: Iterable[int], separate_linked: bool) -> D
     row = User.objects.filter(pk=user.pk)
     if separate_linked and others:
         row = row.annotate(linked=Exists(_sharing_with(user.pk).filter(user_id__in=others)))
-        frozen_at, linked = row.values_list("frozen_at", "linked").get()
+        frozen_at, closed_at, linked = row.values_list("frozen_at", "closed_at", "linked").get()
     else:
-        frozen_at, linked = row.values_list("frozen_at", flat=True).get(), False
-    if frozen_at is not None:
-        return DomainError("account_frozen", FROZEN_MESSAGE)
+        frozen_at, closed_at = row.values_list("frozen_at", "closed_at").get()
+        linked = False
+    refusal = _account_refusal(frozen_at, closed_at)
+    if refusal is not None:
+        return refusal
     if linked:
         # RULES.md 2: which account, and why they are linked, is for the staff to see.
         return DomainError(

@@ -19,6 +19,7 @@ from casino.accounts.models import (
     CardBack,
     LedgerEntry,
     LedgerKind,
+    SignIn,
     TraceKind,
     User,
     Wallet,
@@ -197,6 +198,11 @@ def account_trace_record(
         create_defaults={"first_seen": now, "last_seen": now},
     )
     return trace
+
+
+def sign_in_record(*, user: User, at: datetime | None = None) -> SignIn:
+    """A successful sign-in, counted on the player's monthly statement (RULES.md 10)."""
+    return SignIn.objects.create(user=user, at=at or timezone.now())
 
 
 def _reason_or_error(reason: str) -> str:

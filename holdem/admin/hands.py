@@ -11,6 +11,7 @@ from holdem.admin.cards_hidden import CardsHiddenAdmin
 from holdem.admin.columns import game_number, hand_number, hand_of_action, hand_page, seat_column
 from holdem.admin.hand_reading import hand_reading, hand_rules, hand_stakes
 from holdem.models import HandAction, HandRecord, Structure
+from holdem.selectors.closed_names import hand_as_shown
 
 
 @admin.register(HandRecord)
@@ -48,7 +49,8 @@ class HandRecordAdmin(CardsHiddenAdmin, ReadOnlyAdmin):
                 structure=Structure(record.options["structure"]).label,
                 stakes=hand_stakes(record.options),
                 rules=hand_rules(record.options),
-                hand=hand_reading(record) if over else None,
+                # RULES.md 10: a closed account under its name of now, for staff too.
+                hand=hand_reading(hand_as_shown(record)) if over else None,
                 button_seat=record.button_seat + 1,
                 actions_url=reverse("admin:holdem_handaction_changelist")
                 + f"?hand__id__exact={record.pk}",

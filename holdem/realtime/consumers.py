@@ -117,6 +117,13 @@ FRAMES = {
     "muck": FrameType("seat_change"),
     "auto_muck": FrameType("auto_muck", {"value": _flag}),
     "top_up": FrameType("top_up", {"amount": _chips}),
+    "sit_out_next_hand": FrameType("sit_out_box", {"value": _flag}),
+    "sit_out_next_big_blind": FrameType("sit_out_box", {"value": _flag}),
+    "auto_top_up": FrameType(
+        "auto_top_up",
+        {"enabled": _flag, "below_percent": _whole_number},
+        {"to_big_blinds": _whole_number},
+    ),
     "chat": FrameType("chat", {"text": _chat_text}),
     "chat_mute": FrameType("chat_mute", {"user_id": _whole_number, "value": _flag}),
     "pre_action": FrameType("pre_action", {}, {"value": _word, "amount": _chips}),
@@ -135,6 +142,12 @@ FRAMES = {
     "switch": FrameType("switch", {"table_id": _whole_number}),
     "snapshot": FrameType("snapshot"),
     "ping": FrameType("ping"),
+}
+
+# The sit-out boxes (RULES.md 2): the frame names the box, the service ticks or unticks it.
+SIT_OUT_BOXES = {
+    "sit_out_next_hand": services.table_sit_out_next_hand,
+    "sit_out_next_big_blind": services.table_sit_out_next_big_blind,
 }
 
 # The frames that only name a change of the sender's own seat, and the service that makes it.
@@ -335,6 +348,22 @@ class TableConsumer(TrackedConsumer):
             table_id=self.table_id, user=self.user, amount=frame["amount"]
         )
         await self.ok("top_up")
+
+    async def on_sit_out_box(self, frame: dict) -> None:
+        service = SIT_OUT_BOXES[frame["type"]]
+        await database_sync_to_async(service)(
+            table_id=self.table_id, user=self.user, value=frame["value"]
+        )
+        await self.ok(frame["type"])
+
+    async def on_auto_top_up(self, frame: dict) -> None:
+        await database_sync_to_async(services.auto_top_up_set)(
+            user=self.user,
+            enabled=frame["enabled"],
+            below_percent=frame["below_percent"],
+            to_big_blinds=frame.get("to_big_blinds"),
+        )
+        await self.ok("auto_top_up")
 
     async def on_auto_muck(self, frame: dict) -> None:
         await database_sync_to_async(services.table_set_auto_muck)(

@@ -62,6 +62,9 @@ def seated_part(
             "waiting_for_big_blind": seat.waiting_for_big_blind,
             "wants_to_post": seat.wants_to_post,
             "missed_blinds": seat.missed_small_blind or seat.missed_big_blind,
+            # RULES.md 2: the player's sit-out boxes, on every device of theirs.
+            "sit_out_next_hand": seat.sit_out_next_hand,
+            "sit_out_next_big_blind": seat.sit_out_next_big_blind,
         }
     )
     limit = top_up_limit(table, seat)

@@ -11,7 +11,9 @@ from casino.accounts.models import User
 from casino.accounts.table_settings import table_settings_for
 from holdem.history.stored_hand import hand_log
 from holdem.models import Seat, Table, TableKind, TableStatus
+from holdem.selectors.auto_top_up import auto_top_up_of
 from holdem.selectors.chat import chat_muted_players, chat_recent
+from holdem.selectors.closed_names import hand_as_shown
 from holdem.selectors.game_state import epoch_ms
 from holdem.selectors.hand_history import hand_summary_for
 from holdem.selectors.player_view import viewer_part
@@ -73,6 +75,9 @@ def table_view_for(table: Table, user: User, seat_rows: list[Seat] | None = None
     record = table.hand if table.in_hand else table.last_hand
     if record is not None:
         snapshot["log"] = hand_log(record)
+    if table.kind == TableKind.CASH:
+        # The player's auto top-up (their preferences): the top-up dialog shows and edits it.
+        snapshot["auto_top_up"] = auto_top_up_of(user)
     snapshot["chat"] = chat_recent(table)
     muted = chat_muted_players(user)
     snapshot["chat_muted"] = [player["user_id"] for player in muted]
@@ -87,4 +92,4 @@ def previous_hand_for(table: Table, user: User) -> dict[str, Any] | None:
     record = table.last_hand
     if record is None:
         return None
-    return hand_summary_for(record, user)
+    return hand_summary_for(hand_as_shown(record), user)  # RULES.md 10: closed accounts

@@ -13,10 +13,11 @@ from django.utils import timezone
 
 from holdem import engine
 from holdem.models import Seat, Table, TableKind
+from holdem.selectors.closed_names import closed_names, players_named
 from holdem.selectors.game_state import current_state, epoch_ms, stakes_label
 from holdem.selectors.multi_table import mtt_table_panel
 from holdem.selectors.tournaments import tournament_of_table, tournament_panel
-from holdem.table_options import rules_dialog, rules_of
+from holdem.table_options import rules_dialog, rules_of, turn_seconds_of
 
 
 def public_table(
@@ -114,7 +115,7 @@ def public_table(
         "turn": {
             "seat": hand_view["to_act"],
             "deadline": epoch_ms(table.turn_deadline),
-            "seconds": table.turn_seconds,
+            "seconds": turn_seconds_of(table),  # the pace's (RULES.md 1): the ring's span
             "token": table.turn_token,
             # The turn clock ran out and the player's time bank runs until `deadline`.
             "bank_from": epoch_ms(table.turn_bank_from),
@@ -193,8 +194,13 @@ def _last_result(table: Table, seats: dict[int, Seat]) -> dict[str, Any] | None:
     if record is None or not record.result:
         return None
     result = record.result
+    # RULES.md 10: a closed account who played it goes by its name of now. Only a player who
+    # has left may have closed it: while everyone still sits here, no query.
+    seated_ids = {seat.user_id for seat in seats.values()}
+    names = closed_names(p["user_id"] for p in record.players if p["user_id"] not in seated_ids)
     players = {
-        str(p["seat"]): {"user_id": p["user_id"], "username": p["username"]} for p in record.players
+        str(p["seat"]): {"user_id": p["user_id"], "username": p["username"]}
+        for p in players_named(record.players, names)
     }
     still_here = {
         str(number)

@@ -1,5 +1,6 @@
 """Every state change at a table (style.md 2): one transaction each, table row locked first."""
 
+from holdem.services.auto_top_up import auto_top_up_set
 from holdem.services.clock import deadlines_fire_due
 from holdem.services.hand_act import table_act, table_muck, table_pre_action, table_show
 from holdem.services.presence import connection_close, connection_open, connections_expire
@@ -15,8 +16,10 @@ from holdem.services.seats import (
     table_switch,
     table_top_up,
 )
+from holdem.services.sit_out_boxes import table_sit_out_next_big_blind, table_sit_out_next_hand
 
 __all__ = [
+    "auto_top_up_set",
     "connection_close",
     "connection_open",
     "connections_expire",
@@ -35,6 +38,8 @@ __all__ = [
     "table_sit",
     "table_sit_in",
     "table_sit_out",
+    "table_sit_out_next_big_blind",
+    "table_sit_out_next_hand",
     "table_switch",
     "table_top_up",
     "wallet_refill",

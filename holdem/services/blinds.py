@@ -1,6 +1,7 @@
 """RULES.md 2, the blinds of players entering between hands: who is dealt in and where the
 button goes, what a seat posts when it is dealt in, and the blinds a sitting-out seat misses
-(owed when it comes back). The caller holds the table lock."""
+(owed when it comes back), and the seat whose player asked to sit out before their big blind.
+The caller holds the table lock."""
 
 from collections.abc import Iterable, Sequence
 
@@ -65,3 +66,19 @@ def blinds_missed_mark(seats: Iterable[Seat], dealt: list[int], button: int) -> 
         elif seat.number == big and not seat.missed_big_blind:
             seat.missed_big_blind = True
             rows.save_fields(seat, ["missed_big_blind"])
+
+
+def big_blind_sit_out(seat: Seat) -> bool:
+    """RULES.md 2: the seat would post the big blind of the hand about to be dealt: if its "sit
+    out at the next big blind" box is ticked, it sits out now, before the deal (True)."""
+    if not seat.sit_out_next_big_blind or seat.sitting_out:
+        return False
+    seat_sit_out(seat)
+    return True
+
+
+def seat_sit_out(seat: Seat) -> None:
+    """The seat sits out from the next hand dealt (the caller tells the table)."""
+    seat.sitting_out = True
+    seat.wants_to_post = False
+    rows.save_fields(seat, ["sitting_out", "wants_to_post"])

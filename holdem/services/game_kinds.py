@@ -21,7 +21,12 @@ from holdem.engine.cards import Rng
 from holdem.engine.positions import blind_seats, next_button, tournament_blinds
 from holdem.models import Disconnect, Entry, HandRecord, Seat, Table, TableKind
 from holdem.selectors.tournaments import level_of
-from holdem.services.blinds import blinds_missed_mark, hand_entrants, hand_seats_dealt
+from holdem.services.blinds import (
+    big_blind_sit_out,
+    blinds_missed_mark,
+    hand_entrants,
+    hand_seats_dealt,
+)
 from holdem.services.multi_table import mtt_dealing, mtt_hold
 from holdem.services.tournament_places import mtt_hand_ended
 from holdem.services.tournaments import tournament_hand_ended
@@ -153,13 +158,20 @@ class CashGame:
 
     def hand_plan(self, *, table: LockedTable, seats: Sequence[Seat], rng: Rng) -> HandPlan | None:
         ready = [s for s in seats if self.can_play(s)]
-        playing, posting, waiting = hand_entrants(ready)
-        if len(playing) < 2:
-            return None
-        # RULES.md 2 [002]: the button goes round the players only, never onto a post.
-        button = next_button(table.button_seat, playing, rng)
-        dealt = hand_seats_dealt(playing, posting, waiting, button)
-        small, big = blind_seats(dealt, button)
+        while True:
+            playing, posting, waiting = hand_entrants(ready)
+            if len(playing) < 2:
+                return None
+            # RULES.md 2 [002]: the button goes round the players only, never onto a post.
+            button = next_button(table.button_seat, playing, rng)
+            dealt = hand_seats_dealt(playing, posting, waiting, button)
+            small, big = blind_seats(dealt, button)
+            # RULES.md 2: a player who asked to sit out at their next big blind is sat out
+            # before this hand, and the hand is planned again without them.
+            due = next(s for s in ready if s.number == big)
+            if not big_blind_sit_out(due):
+                break
+            ready.remove(due)
         if table.entry == Entry.WAIT_OR_POST:
             blinds_missed_mark(seats, dealt, button)
         return HandPlan(dealt=dealt, button=button, small=small, big=big)

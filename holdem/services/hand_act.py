@@ -28,6 +28,7 @@ from holdem.rules_words import IDLE_TIMEOUTS, PROTECTION_WINDOW, PROTECTIONS_PER
 from holdem.services.hand_end import hand_finish, hand_reseal
 from holdem.services.notify import TableChange, notify_player, notify_table, table_change_publish
 from holdem.services.time_bank import bank_opens, bank_spent
+from holdem.table_options import turn_seconds_of
 
 # The table's columns a new turn changes, written with its event in one UPDATE.
 TURN_FIELDS = ("hand_state", "turn_deadline", "turn_token", "turn_bank_from", "hand_actions")
@@ -189,7 +190,7 @@ def _count_idle_turn(seat: Seat) -> bool:
 def turn_renew(table: LockedTable, now: datetime) -> None:
     """A fresh turn clock for the player to act, same turn (token kept); caller holds the lock.
     A time bank that was running is stopped (what was used of it stays used)."""
-    table.turn_deadline = now + timedelta(seconds=table.turn_seconds)
+    table.turn_deadline = now + timedelta(seconds=turn_seconds_of(table))
     table.turn_bank_from = None
     rows.save_fields(table, ["turn_deadline", "turn_bank_from"])
     state = engine.state_from_json(table.hand_state)
@@ -375,7 +376,7 @@ def hand_advance(
         return
     table.hand_state = engine.state_to_json(state)
     table.turn_deadline = (
-        now + timedelta(seconds=table.turn_seconds) if state.to_act is not None else None
+        now + timedelta(seconds=turn_seconds_of(table)) if state.to_act is not None else None
     )
     table.turn_token = uuid.uuid4().hex
     table.turn_bank_from = None

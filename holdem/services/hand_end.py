@@ -21,6 +21,7 @@ from holdem.services.countdown import countdown_after_hand
 from holdem.services.game_kinds import game_kind_of
 from holdem.services.notify import TableChange, notify_table, table_change_publish
 from holdem.services.seats import seat_leave, seat_release
+from holdem.services.sit_out_boxes import sat_out_tell, sit_outs_due
 
 # RULES.md 4 [003]: how long a player offered Show or Muck has to choose (then: muck).
 SHOW_OR_MUCK_SECONDS = 8
@@ -82,6 +83,7 @@ def hand_finish(
     if common:
         # The common end: nobody leaves, so the next countdown comes in the same event.
         _sit_out_disconnected(seats.values())
+        sit_outs_due(seats.values())  # RULES.md 2: their hand is over; the event shows them out
         seconds = countdown_after_hand(table, list(seats.values()), now)
         if seconds is not None:
             detail["countdown"] = seconds
@@ -110,6 +112,7 @@ def hand_finish(
             seat_leave(table, seat, reason=f"Disconnected: cash-out from {table.name}")
     remaining = [s for s in seats.values() if s.pk is not None]  # seat_release deletes the row
     _sit_out_disconnected(remaining)
+    sat_out_tell(table, sit_outs_due(remaining))
     if table.status == TableStatus.CLOSING:
         for seat in remaining:
             seat_release(table, seat, reason=f"Room {table.name} closed")

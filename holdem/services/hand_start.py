@@ -14,11 +14,13 @@ from holdem.db.locks import LockedTable, seats_lock
 from holdem.engine.commitment import deck_commitment
 from holdem.models import HandParticipant, HandRecord, TableStatus
 from holdem.selectors.game_state import muck_choice
+from holdem.services.auto_top_up import auto_top_ups_apply
 from holdem.services.blinds import blind_post_for
 from holdem.services.game_kinds import game_kind_of
 from holdem.services.hand_act import hand_advance, hand_muck_undecided
 from holdem.services.notify import TableChange, notify_table
 from holdem.services.shuffle import RandomSourceFailed, deck_salts, hand_deck, random_source
+from holdem.services.sit_out_boxes import sat_out_tell, sit_outs_due
 from holdem.services.time_bank import BANK_FIELDS, bank_refill
 
 log = logging.getLogger("holdem.hands")
@@ -52,18 +54,26 @@ def hand_start(table: LockedTable, now: datetime) -> bool:
     if table.held_for:
         table.held_for = ""
         rows.save_fields(table, ["held_for"])
+    # RULES.md 2: who ticked "sit out next hand" sits out now; short stacks with auto top-up on
+    # are topped up; then the plan sits out who ticked "sit out at the next big blind" and has it.
+    sat_out = sit_outs_due(seats)
+    auto_top_ups_apply(table, seats)
+    out_before = {s.number for s in seats if s.sitting_out}
     try:
         plan = kind.hand_plan(table=table, seats=seats, rng=random_source())
+        sat_out += [s for s in seats if s.sitting_out and s.number not in out_before]
         if plan is not None:
             deck = hand_deck()
             salts = deck_salts()[: len(deck)]
     except RandomSourceFailed:
         # docs/fairness.md: never another shuffle; the table waits, says so, and tries again.
         log.error("table %s: no hand dealt, the random source failed", table.pk)
+        sat_out_tell(table, sat_out)
         table.next_hand_at = now + timedelta(seconds=SHUFFLE_RETRY_SECONDS)
         rows.save_fields(table, ["next_hand_at"])
         notify_table(table, TableChange("shuffle_unavailable", {"retry_in": SHUFFLE_RETRY_SECONDS}))
         return False
+    sat_out_tell(table, sat_out)
     if plan is None:
         rows.save_fields(table, ["next_hand_at"])
         notify_table(table, TableChange("waiting_for_players"))

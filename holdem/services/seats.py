@@ -19,6 +19,7 @@ from holdem.services.countdown import countdown_start_if_ready
 from holdem.services.game_kinds import game_kind_of
 from holdem.services.notify import TableChange, notify_table
 from holdem.services.waiting import waiting_seat_claim, waiting_seat_freed
+from holdem.table_options import time_bank_ms_of
 
 
 def table_sit(*, table_id: int, user: User, seat: int, buy_in: int | None) -> Seat:
@@ -125,7 +126,7 @@ def _time_bank_kept(table: LockedTable, departure: Departure | None) -> int:
     """RULES.md 2: like the blinds owed, the time bank a player left this table with stays theirs
     for 30 minutes (`departure` is within them, or None); leaving and sitting down again does
     not fill it up. Never more than the room's full bank."""
-    full: int = table.time_bank_seconds * 1000
+    full = time_bank_ms_of(table)  # RULES.md 1: a slow table's bank is the pace's
     if departure is None or departure.time_bank_ms is None:
         return full
     return min(full, departure.time_bank_ms)
@@ -140,34 +141,43 @@ def table_top_up(*, table_id: int, user: User, amount: int) -> int:
         seat = Seat.objects.filter(table=table, user=user).first()
         if seat is None:
             raise DomainError("not_seated", "you do not sit at this table")
-        if seat.in_hand:
-            raise DomainError("in_hand", "you are dealt in; top up when this game ends")
-        kind = game_kind_of(table)
-        refusal = kind.top_up_refusal(table=table, seat=seat)
-        if refusal is not None:
-            raise refusal
-        wallet = wallet_lock(user_ids=[user.pk])[user.pk]
-        room = top_up_room(table, seat, wallet.balance)
-        if amount < 1:
-            raise DomainError("bad_amount", "top up by at least 1 chip")
-        if room < amount:
-            raise DomainError(
-                "top_up_too_large",
-                f"you can add at most {room:,} chips now"
-                if room
-                else "you cannot add chips now: your stack is at the room's maximum, or your "
-                "wallet is empty",
-            )
-        kind.chips_in(table=table, user=user, amount=amount, reason=f"Top-up at {table.name}")
-        seat.stack += amount
-        seat.save(update_fields=["stack"])
-        notify_table(
-            table,
-            TableChange(
-                "topped_up", {"seat": seat.number, "username": user.username, "amount": amount}
-            ),
-        )
+        seat.user = user
+        seat_top_up(table, seat, amount=amount, reason=f"Top-up at {table.name}")
     return seat.stack
+
+
+def seat_top_up(
+    table: LockedTable, seat: Seat, *, amount: int, reason: str, auto: bool = False
+) -> None:
+    """Add `amount` chips from the player's wallet to `seat` between hands (the caller holds the
+    table and seats locks): the one path of a top-up, asked for or automatic (`auto`), with
+    its checks, its ledger line (`reason`) and the table's "topped_up" event."""
+    if seat.in_hand:
+        raise DomainError("in_hand", "you are dealt in; top up when this game ends")
+    kind = game_kind_of(table)
+    refusal = kind.top_up_refusal(table=table, seat=seat)
+    if refusal is not None:
+        raise refusal
+    user = seat.user
+    wallet = wallet_lock(user_ids=[user.pk])[user.pk]
+    room = top_up_room(table, seat, wallet.balance)
+    if amount < 1:
+        raise DomainError("bad_amount", "top up by at least 1 chip")
+    if room < amount:
+        raise DomainError(
+            "top_up_too_large",
+            f"you can add at most {room:,} chips now"
+            if room
+            else "you cannot add chips now: your stack is at the room's maximum, or your "
+            "wallet is empty",
+        )
+    kind.chips_in(table=table, user=user, amount=amount, reason=reason)
+    seat.stack += amount
+    seat.save(update_fields=["stack"])
+    detail = {"seat": seat.number, "username": user.username, "amount": amount}
+    if auto:
+        detail["auto"] = True
+    notify_table(table, TableChange("topped_up", detail))
 
 
 def table_leave(*, table_id: int, user: User) -> int:
@@ -242,25 +252,35 @@ def table_sit_in(*, table_id: int, user: User) -> Seat:
         seat = _my_seat(table, user)
         if not seat.sitting_out:
             raise DomainError("not_sitting_out", "you are not sitting out")
-        seat.sitting_out = False
-        seat.sat_out_idle = False
-        seat.timeouts_in_row = 0
-        if table.entry == Entry.WAIT_OR_POST and (seat.missed_small_blind or seat.missed_big_blind):
-            seat.waiting_for_big_blind = (
-                True  # RULES.md 2: post the missed blinds, or wait for the big blind
-            )
-        seat.save(
-            update_fields=[
-                "sitting_out",
-                "sat_out_idle",
-                "timeouts_in_row",
-                "waiting_for_big_blind",
-            ]
-        )
-        # The locked list holds its own copy of this seat: count the player back in.
-        countdown_start_if_ready(table, [seat if s.pk == seat.pk else s for s in seats])
-        notify_table(table, TableChange("sitting_in", {"seat": seat.number}))
+        seat_sit_in(table, seats, seat)
     return seat
+
+
+def seat_sit_in(table: LockedTable, seats: list[Seat], seat: Seat) -> None:
+    """The player of `seat`, sitting out, comes back (the caller holds the table and seats
+    locks; `seats` is the locked list): their sit-out boxes are cleared, blinds they missed are
+    owed (RULES.md 2), and the countdown starts if they make two."""
+    seat.sitting_out = False
+    seat.sat_out_idle = False
+    seat.timeouts_in_row = 0
+    seat.sit_out_next_hand = seat.sit_out_next_big_blind = False
+    if table.entry == Entry.WAIT_OR_POST and (seat.missed_small_blind or seat.missed_big_blind):
+        seat.waiting_for_big_blind = (
+            True  # RULES.md 2: post the missed blinds, or wait for the big blind
+        )
+    seat.save(
+        update_fields=[
+            "sitting_out",
+            "sat_out_idle",
+            "timeouts_in_row",
+            "waiting_for_big_blind",
+            "sit_out_next_hand",
+            "sit_out_next_big_blind",
+        ]
+    )
+    # The locked list holds its own copy of this seat: count the player back in.
+    countdown_start_if_ready(table, [seat if s.pk == seat.pk else s for s in seats])
+    notify_table(table, TableChange("sitting_in", {"seat": seat.number}))
 
 
 def table_post(*, table_id: int, user: User) -> Seat:

@@ -8,8 +8,9 @@ from holdem import engine
 from holdem.db import rows
 from holdem.db.locks import LockedTable
 from holdem.models import Seat
-from holdem.rules_words import BANK_REFILL_HANDS, BANK_REFILL_MS
+from holdem.rules_words import BANK_REFILL_HANDS
 from holdem.services.notify import TableChange, table_change_publish
+from holdem.table_options import bank_refill_ms_of, time_bank_ms_of
 
 
 def bank_opens(table: LockedTable, seat: Seat, state: engine.HandState) -> bool:
@@ -52,4 +53,5 @@ def bank_refill(seat: Seat, table: LockedTable) -> None:
     if seat.bank_hands < BANK_REFILL_HANDS:
         return
     seat.bank_hands = 0
-    seat.time_bank_ms = min(table.time_bank_seconds * 1000, seat.time_bank_ms + BANK_REFILL_MS)
+    # RULES.md 1: at a slow table the bank and its refill are both the pace's.
+    seat.time_bank_ms = min(time_bank_ms_of(table), seat.time_bank_ms + bank_refill_ms_of(table))

@@ -51,6 +51,7 @@ from holdem.selectors.tournaments import (
     sit_and_go_summary,
 )
 from holdem.services.shuffle import RandomSourceFailed, random_source
+from holdem.table_options import time_bank_ms_of
 
 # RULES.md 8: the first hand is dealt 10 s after the last seat is taken.
 FIRST_HAND_SECONDS = 10
@@ -245,7 +246,7 @@ def starting_seat(
         user=user,
         stack=tournament.starting_stack,
         auto_muck=user.auto_muck,
-        time_bank_ms=tournament.time_bank_seconds * 1000,
+        time_bank_ms=time_bank_ms_of(table),
         **more,
     )
 

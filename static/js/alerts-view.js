@@ -2,15 +2,23 @@
 // tab title flashing, the live region #table-announcer for screen readers (opponents' actions too),
 // a notification when the tab is hidden, and the warning before leaving a hand in play. The words
 // and the decisions are alerts.js's; the Sound and Notify me controls live in #alert-tools.
+// The same live region reads the table on demand (Alt+1..Alt+5: shortcuts.js, read-aloud.js).
 
 import { flashingTitle, keepsFlashing, leavingGivesUpAHand, opponentActionLines, turnToAlert, turnWords } from "./alerts.js";
 import { turnLegal } from "./console-state.js";
 import { el } from "./dom.js";
+import { readAloud } from "./read-aloud.js";
+import { readAloudFor } from "./shortcuts.js";
 
 const SOUND_KEY = "holdem.sound";
 const NOTIFY_KEY = "holdem.notify";
 const FLASH_MS = 900;
 const ANNOUNCED_LINES = 6; // older lines leave the live region (they were read when they came)
+// An answer asked for goes in this long after the region was emptied: a screen reader then hears
+// a change even when the same words are asked for twice running.
+const SAY_AFTER_MS = 80;
+// Inputs that take no typed text: on them, Alt+digit still reads the table.
+const NOT_TYPED = new Set(["checkbox", "radio", "range", "button", "submit"]);
 
 function remembered(key, fallback) {
   try {
@@ -42,6 +50,7 @@ export class TableAlerts {
     this.flashStep = 0;
     this.audio = null;
     this.beeps = 0; // beeps played on this page (the browser tests read it)
+    this.sayTimer = null;
     this.sound = remembered(SOUND_KEY, true);
     this.notify = remembered(NOTIFY_KEY, false) && notificationsExist() && Notification.permission === "granted";
     this.drawTools();
@@ -57,6 +66,29 @@ export class TableAlerts {
     document.addEventListener("visibilitychange", () => this.update());
     window.addEventListener("focus", () => this.update());
     window.addEventListener("beforeunload", (event) => this.warnBeforeLeaving(event));
+    document.addEventListener("keydown", (event) => this.onReadAloudKey(event));
+  }
+
+  /** Alt+1..Alt+5: the table read aloud where the player is; the focus does not move. */
+  onReadAloudKey(event) {
+    if (event.defaultPrevented) return;
+    const target = event.target;
+    const typing = Boolean(target && ((target.tagName === "INPUT" && !NOT_TYPED.has(target.type)) || target.tagName === "TEXTAREA" || target.isContentEditable));
+    const what = readAloudFor(event, { typing });
+    if (!what) return;
+    event.preventDefault(); // Alt+digit also switches tabs in some browsers on Linux
+    const app = this.app;
+    this.say(app.table ? readAloud(what, app.table, app.you, app.serverNow()) : "The table has not loaded yet.");
+  }
+
+  /** An answer the player asked for, alone in the live region: emptied, then filled a moment later,
+   * so the same words asked for twice are read twice. */
+  say(line) {
+    const box = this.announcer;
+    if (!box || !line) return;
+    box.replaceChildren();
+    clearTimeout(this.sayTimer);
+    this.sayTimer = setTimeout(() => box.append(el("p", { class: "read-aloud" }, line)), SAY_AFTER_MS);
   }
 
   drawTools() {

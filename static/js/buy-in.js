@@ -97,3 +97,59 @@ export function topUpProblem(range, value) {
   if (value > range.max) return `You can add at most ${chips(range.max)} chips now.`;
   return "";
 }
+
+// RULES.md 2, auto top-up: the player's setting (the server keeps it with their preferences) as
+// the Top up dialog edits it: { enabled, belowPercent, target: "max" | "bb", toBigBlinds }.
+export const AUTO_TOP_UP_BELOW = { min: 1, max: 100 };
+export const AUTO_TOP_UP_BIG_BLINDS = { min: 10, max: 1000 };
+
+/** The form's values for the server's setting (snapshot.auto_top_up). */
+export function autoTopUpForm(settings) {
+  const s = settings || {};
+  const bb = Number.isInteger(s.to_big_blinds) ? s.to_big_blinds : null;
+  return { enabled: Boolean(s.enabled), belowPercent: Number.isInteger(s.below_percent) ? s.below_percent : 50, target: bb === null ? "max" : "bb", toBigBlinds: bb === null ? 100 : bb };
+}
+
+/** What is wrong with the values typed in, or "" (the server says the same, in its words). */
+export function autoTopUpProblem(form) {
+  const { min, max } = AUTO_TOP_UP_BELOW;
+  if (!Number.isInteger(form.belowPercent) || form.belowPercent < min || form.belowPercent > max) {
+    return `The threshold is a whole percent from ${min} to ${max}.`;
+  }
+  const bb = AUTO_TOP_UP_BIG_BLINDS;
+  if (form.target === "bb" && (!Number.isInteger(form.toBigBlinds) || form.toBigBlinds < bb.min || form.toBigBlinds > bb.max)) {
+    return `The target is ${chips(bb.min)} to ${chips(bb.max)} big blinds.`;
+  }
+  return "";
+}
+
+/** The frame that saves the form's values. */
+export function autoTopUpFrame(form) {
+  return {
+    type: "auto_top_up", enabled: form.enabled, below_percent: form.belowPercent,
+    to_big_blinds: form.target === "bb" ? form.toBigBlinds : null,
+  };
+}
+
+/** The stack auto top-up aims at in this room (as the server works it out), or null. */
+export function autoTopUpTarget(options, form) {
+  const o = options || {};
+  if (form.target !== "bb") return unset(o.max_buy_in) ? null : o.max_buy_in;
+  if (o.blinds !== "fixed" || !Number.isInteger(o.big_blind)) return null;
+  let target = Math.max(form.toBigBlinds * o.big_blind, o.min_buy_in || 0, 1);
+  if (!unset(o.max_buy_in)) target = Math.min(target, o.max_buy_in);
+  return target;
+}
+
+/** One sentence under the form: what the setting does at this table. */
+export function autoTopUpWords(options, form) {
+  const o = options || {};
+  const target = autoTopUpTarget(o, form);
+  if (target === null) {
+    return form.target === "bb"
+      ? "This room's blinds follow the stacks, so a target in big blinds does not apply here: choose the room's maximum."
+      : "This room has no maximum buy-in: choose a target in big blinds for auto top-up to work here.";
+  }
+  const below = Math.floor((target * form.belowPercent) / 100);
+  return `Here: when your stack is under ${chips(below)} before a hand, it is brought back to ${chips(target)} from your wallet.`;
+}

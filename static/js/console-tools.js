@@ -19,6 +19,17 @@ export function toolNodes(con, state) {
       onchange: (event) => app.send({ type: "auto_muck", value: event.target.checked }, { optimistic: () => { app.you.auto_muck = event.target.checked; } }) });
     nodes.push(el("label", { class: "toggle", for: "auto-muck" }, box, " Auto muck losing hand"));
   }
+  // RULES.md 2: the sit-out boxes (cash games only). "Sit out next hand" shows ticked while the
+  // player sits out: unticking either box brings them back.
+  if (seated && !tournament) {
+    const sitOutBox = (id, type, checked, words) => {
+      const input = el("input", { type: "checkbox", id, checked, disabled,
+        onchange: (event) => app.send({ type, value: event.target.checked }) });
+      return el("label", { class: "toggle", for: id }, input, ` ${words}`);
+    };
+    nodes.push(sitOutBox("sit-out-next-hand", "sit_out_next_hand", Boolean(you.sit_out_next_hand || you.sitting_out), "Sit out next hand"));
+    nodes.push(sitOutBox("sit-out-next-big-blind", "sit_out_next_big_blind", Boolean(you.sit_out_next_big_blind), "Sit out at next big blind"));
+  }
   // RULES.md 4: the winner of an uncontested hand may show it (Show or Muck has its own screen).
   if (you.can_show && !you.can_muck && app.wonLastHand()) nodes.push(tool("Show hand", () => app.send({ type: "show" }), "accent"));
   if (seated && you.waiting_for_big_blind && !you.wants_to_post && !you.sitting_out && app.entry() === "wait_or_post") {

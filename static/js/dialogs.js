@@ -2,12 +2,14 @@
 // (buy-in.js has its rules), the previous hand, and the room's rules (as the server words them).
 
 import {
+  autoTopUpForm, autoTopUpFrame, autoTopUpProblem, autoTopUpWords,
   buyInButtons, buyInDefault, buyInProblem, buyInRange, buyInToSend, buyInWords, rebuySeat, topUpProblem, topUpRange,
 } from "./buy-in.js";
 import { el } from "./dom.js";
 import { chips } from "./format.js";
 import { previousHandView } from "./previous-hand.js";
 import { roomRules } from "./rules.js";
+import { TABLE_KEYS } from "./shortcuts.js";
 
 export class TableDialogs {
   constructor(app, root) {
@@ -17,6 +19,8 @@ export class TableDialogs {
     this.previous = root.querySelector("#previous-dialog");
     this.rules = root.querySelector("#rules-dialog");
     this.topUp = root.querySelector("#topup-dialog");
+    this.autoTopUp = root.querySelector("#auto-topup-form");
+    this.autoSaving = false;
     this.sitSeat = null;
     this.addBuyInParts();
     this.bind();
@@ -54,6 +58,12 @@ export class TableDialogs {
       event.preventDefault();
       this.submitTopUp();
     });
+    const auto = this.autoTopUp;
+    for (const box of auto.querySelectorAll("input, select")) box.addEventListener("input", () => this.checkAutoTopUp());
+    auto.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.submitAutoTopUp();
+    });
     const previous = this.previous;
     previous.querySelector("#previous-close").addEventListener("click", () => previous.close());
     previous.addEventListener("click", (event) => {
@@ -78,6 +88,7 @@ export class TableDialogs {
       for (const { term, text, key } of lines) list.append(el("dt", {}, term), el("dd", { dataset: { rule: key } }, text));
       body.replaceChildren(list);
     }
+    body.append(keyboardHelp());
     if (!this.rules.open) this.rules.showModal();
   }
 
@@ -153,21 +164,87 @@ export class TableDialogs {
   }
 
   /** Between hands: more chips from the wallet to the seat (you.top_up says how many the room
-   * allows; the wallet caps it). */
+   * allows; the wallet caps it). At other times the dialog holds the auto top-up setting alone. */
   openTopUp() {
-    const range = this.app.tournament ? null : topUpRange(this.app.you);
-    if (!range) return;
+    if (this.app.tournament || !this.app.you || !Number.isInteger(this.app.you.seat)) return;
+    const range = topUpRange(this.app.you);
     const dialog = this.topUp;
-    dialog.querySelector("#topup-range").textContent =
-      `Add up to ${chips(range.max)} chips now (your wallet: ${chips(range.balance)}).`;
+    const form = dialog.querySelector("#topup-form");
+    dialog.querySelector("#topup-title").textContent = range ? "Top up" : "Auto top-up";
+    for (const part of form.querySelectorAll("label, input, .dialog-actions")) part.hidden = !range;
+    dialog.querySelector("#topup-range").textContent = range
+      ? `Add up to ${chips(range.max)} chips now (your wallet: ${chips(range.balance)}).`
+      : "You can add chips by hand between hands, below the room's maximum.";
     const input = dialog.querySelector("#topup-amount");
-    input.max = String(range.max);
-    input.value = String(range.max);
+    if (range) {
+      input.max = String(range.max);
+      input.value = String(range.max);
+    }
     dialog.querySelector("#topup-problem").textContent = "";
+    this.fillAutoTopUp();
     if (!dialog.open) dialog.showModal();
-    this.checkTopUp();
-    input.focus();
-    input.select();
+    if (range) {
+      this.checkTopUp();
+      input.focus();
+      input.select();
+    } else this.autoTopUp.querySelector("#auto-topup-on").focus();
+  }
+
+  /** RULES.md 2: the player's auto top-up as the server keeps it (app.autoTopUp), into the form. */
+  fillAutoTopUp() {
+    const form = autoTopUpForm(this.app.autoTopUp);
+    const auto = this.autoTopUp;
+    auto.querySelector("#auto-topup-on").checked = form.enabled;
+    auto.querySelector("#auto-topup-below").value = String(form.belowPercent);
+    auto.querySelector("#auto-topup-target").value = form.target;
+    auto.querySelector("#auto-topup-bb").value = String(form.toBigBlinds);
+    auto.querySelector("#auto-topup-status").textContent = "";
+    this.checkAutoTopUp();
+  }
+
+  /** The setting saved from another tab or device: the open form follows it. */
+  autoTopUpSaved() {
+    if (!this.topUp.open) return;
+    this.fillAutoTopUp();
+    if (this.autoSaving) this.autoTopUp.querySelector("#auto-topup-status").textContent = "Saved.";
+    this.autoSaving = false;
+  }
+
+  autoTopUpValues() {
+    const auto = this.autoTopUp;
+    const whole = (id) => {
+      const text = auto.querySelector(id).value.trim();
+      return /^\d+$/.test(text) ? Number(text) : NaN;
+    };
+    return {
+      enabled: auto.querySelector("#auto-topup-on").checked,
+      belowPercent: whole("#auto-topup-below"),
+      target: auto.querySelector("#auto-topup-target").value,
+      toBigBlinds: whole("#auto-topup-bb"),
+    };
+  }
+
+  checkAutoTopUp() {
+    const auto = this.autoTopUp;
+    const form = this.autoTopUpValues();
+    const bb = auto.querySelector("#auto-topup-bb");
+    bb.hidden = form.target !== "bb";
+    auto.querySelector("label[for=auto-topup-bb]").hidden = bb.hidden;
+    const problem = autoTopUpProblem(form);
+    auto.querySelector("#auto-topup-problem").textContent = problem;
+    auto.querySelector("#auto-topup-words").textContent = problem ? "" : autoTopUpWords(this.app.table && this.app.table.options, form);
+    auto.querySelector("#auto-topup-save").disabled = Boolean(problem);
+    auto.querySelector("#auto-topup-status").textContent = "";
+    return !problem;
+  }
+
+  submitAutoTopUp() {
+    if (!this.checkAutoTopUp()) return;
+    this.autoSaving = true;
+    if (!this.app.send(autoTopUpFrame(this.autoTopUpValues()))) {
+      this.autoSaving = false;
+      this.autoTopUp.querySelector("#auto-topup-problem").textContent = "Not connected; try again in a moment.";
+    }
   }
 
   checkTopUp() {
@@ -186,10 +263,13 @@ export class TableDialogs {
     }
   }
 
-  /** The server's answer to a top-up goes into the open dialog; false when it is closed. */
+  /** The server's answer to a top-up, or to saving auto top-up, goes into the open dialog; false
+   * when it is closed. */
   showTopUpProblem(message) {
     if (!this.topUp.open) return false;
-    this.topUp.querySelector("#topup-problem").textContent = message;
+    const where = this.autoSaving ? "#auto-topup-problem" : "#topup-problem";
+    this.autoSaving = false;
+    this.topUp.querySelector(where).textContent = message;
     return true;
   }
 
@@ -214,4 +294,14 @@ export class TableDialogs {
     }
     body.replaceChildren(...previousHandView(hand));
   }
+}
+
+/** The keys the table answers to, under the room's rules (where a player looks for them). */
+function keyboardHelp() {
+  const list = el("dl", { class: "rules-list keys-list" });
+  for (const { keys, does } of TABLE_KEYS) list.append(el("dt", {}, el("kbd", {}, keys)), el("dd", {}, does));
+  return el("section", { class: "table-keys", id: "table-keys", "aria-labelledby": "table-keys-title" },
+    el("h3", { id: "table-keys-title" }, "Keyboard"),
+    el("p", { class: "muted" }, "Alt+1 to Alt+5 read the table aloud through your screen reader without moving the focus. Letters and Alt+digits do nothing while you type in a box (the chat, an amount)."),
+    list);
 }

@@ -57,6 +57,7 @@ export class TableApp {
     this.snapshotAsked = false;
     this.lastActions = {}; // seat -> what they did last in this betting round ("Call 100")
     this.foldedHandNumber = null; // the hand in which this player folded (their cards leave the table)
+    this.autoTopUp = null; // RULES.md 2: the player's auto top-up setting (snapshot.auto_top_up)
     this.held = null; // RULES.md 9: why this tournament table waits between hands (a `held` reason)
     this.seatedHere = false; // this page has shown the player seated here
     this.following = false; // on the way to the table the player was moved to
@@ -300,6 +301,16 @@ export class TableApp {
       case "preferences":
         this.settings.apply(frame.preferences);
         break;
+      case "auto_top_up":
+        // RULES.md 2: the player's auto top-up, saved here or on another device.
+        this.autoTopUp = frame.settings;
+        this.dialogs.autoTopUpSaved();
+        return;
+      case "notice":
+        // Only this player hears it (an auto top-up the wallet could not make).
+        this.console.showError(frame.message);
+        this.logLines([{ text: frame.message, kind: "warn" }]);
+        return;
       case "spectators":
         if (this.table && Number.isInteger(frame.count)) this.table = { ...this.table, spectators: frame.count };
         break;
@@ -341,6 +352,7 @@ export class TableApp {
     this.table = frame.table;
     this.tournamentPanel.update(before);
     this.you = frame.you || null;
+    if (frame.auto_top_up) this.autoTopUp = frame.auto_top_up;
     this.noteSeat();
     // RULES.md 9: a table waiting between hands says why in its view (a reloaded page shows it).
     this.held = (frame.table && frame.table.held) || null;
@@ -613,17 +625,20 @@ export class TableApp {
     if (stick) log.scrollTop = log.scrollHeight;
   }
 
-  /** "Top up" under the console while the player sits between hands with room to add chips; never
-   * at a tournament's table (RULES.md 8: tournament chips are no wallet chips). */
+  /** "Top up" under the console while the player sits between hands with room to add chips, else
+   * "Auto top-up" (its setting alone) while seated; never at a tournament's table (RULES.md 8:
+   * tournament chips are no wallet chips). */
   renderSeatTools() {
     const box = this.dom.seatTools;
     if (!box) return;
-    const range = this.tournament ? null : topUpRange(this.you);
-    const key = range ? `${range.max}` : "";
+    const seated = !this.tournament && this.you && Number.isInteger(this.you.seat);
+    const range = seated ? topUpRange(this.you) : null;
+    const key = range ? `${range.max}` : seated ? "auto" : "";
     if (key === this.seatToolsKey) return;
     this.seatToolsKey = key;
-    box.replaceChildren(...(range
-      ? [el("button", { type: "button", class: "tool", id: "top-up-open", onclick: () => this.dialogs.openTopUp() }, "Top up")]
+    const label = range ? "Top up" : "Auto top-up";
+    box.replaceChildren(...(seated
+      ? [el("button", { type: "button", class: "tool", id: "top-up-open", onclick: () => this.dialogs.openTopUp() }, label)]
       : []));
   }
 

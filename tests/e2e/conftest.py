@@ -54,6 +54,9 @@ ROOMS = {
     "rebuy": {"preset": "nl50", "seats": 6, **QUICK},
     "topup": {"preset": "nl50", "seats": 6, "countdown_seconds": 30},
     "preact": {"preset": "nl50", "seats": 6, **QUICK},
+    # The sit-out boxes and auto top-up (tests/e2e/test_table_sit_out_next.py).
+    "sitout": {"preset": "nl50", "seats": 6, **QUICK, "countdown_seconds": 4},
+    "autotopup": {"preset": "nl50", "seats": 6, **QUICK},
     # The shortest turn clock and a short time bank (tests/e2e/test_table_regular.py).
     "bank": {"preset": "nl50", "seats": 6, **QUICK, "turn_seconds": 5, "time_bank_seconds": 3},
     # Ten seats, dealt as soon as the last one is taken; turns long enough for a bot to hold one

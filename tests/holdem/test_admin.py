@@ -48,6 +48,7 @@ def form_data(**overrides):
         "disconnect": "check_fold",
         "turn_seconds": 60,
         "time_bank_seconds": 30,
+        "pace": "normal",
         "chat": "everyone",
         "countdown_seconds": 30,
         "countdown_full_seconds": 10,

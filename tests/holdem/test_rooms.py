@@ -14,8 +14,8 @@ pytestmark = pytest.mark.django_db
 
 def test_every_preset_of_rules_section_7_makes_a_playable_room():
     # RULES.md 7: the presets shipped with the site.
-    assert rooms_seed_presets() == len(PRESETS) == 4
-    assert rooms_seed_presets() == 4  # idempotent
+    assert rooms_seed_presets() == len(PRESETS) == 5
+    assert rooms_seed_presets() == 5  # idempotent
     classic = Table.objects.get(preset="classic")
     assert (
         classic.seats,
@@ -33,6 +33,14 @@ def test_every_preset_of_rules_section_7_makes_a_playable_room():
         fixed.min_buy_in,
     ) == (10, 20, 20, 40, 200)
     assert fixed.disconnect == "all_in_protection"
+    # The one slow table (RULES.md 1 `pace`); every other preset plays at the normal pace.
+    assert dict(Table.objects.values_list("preset", "pace")) == {
+        "classic": "normal",
+        "nl50": "normal",
+        "pl50": "normal",
+        "fl20": "normal",
+        "nl50_slow": "slow",
+    }
 
 
 @pytest.mark.parametrize(
