@@ -6,6 +6,8 @@ from django.urls import path
 
 from casino import health, pages
 from casino.accounts import views as account_views
+from casino.accounts.forms import SignInForm
+from holdem import responsible_play
 from holdem import views as holdem_views
 from lobby import views as lobby_views
 
@@ -44,12 +46,24 @@ urlpatterns = [
     path("accounts/signup/", account_views.signup, name="signup"),
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        auth_views.LoginView.as_view(
+            redirect_authenticated_user=True, authentication_form=SignInForm
+        ),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/profile/", account_views.profile, name="profile"),
     path("accounts/stats/", holdem_views.stats_page, name="player_stats"),
+    path(
+        "accounts/responsible-play/",
+        responsible_play.responsible_play,
+        name="responsible_play",
+    ),
+    path(
+        "accounts/responsible-play/session.json",
+        responsible_play.play_session,
+        name="play_session",
+    ),
     path("accounts/free-chips/", holdem_views.refill_claim, name="free_chips"),
     path("leaderboard/", holdem_views.leaderboard_page, name="leaderboard"),
     path("tables/<int:table_id>/", holdem_views.table_page, name="table"),
