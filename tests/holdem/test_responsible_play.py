@@ -10,8 +10,8 @@ import pytest
 from casino.accounts.exclusions import exclusion_take
 from casino.accounts.limits import buy_in_limit_set, buy_in_limits_for, net_buy_ins
 from casino.accounts.models import BuyInLimit, Exclusion, LedgerEntry, LedgerKind
-from casino.accounts.reminders import session_reminder_set
 from casino.accounts.preferences import preferences_for
+from casino.accounts.reminders import session_reminder_set
 from casino.accounts.selectors import wallet_balance
 from casino.accounts.services import wallet_adjust
 from casino.errors import DomainError
@@ -161,9 +161,7 @@ def test_a_raise_waits_24_hours_and_a_lowering_applies_at_once(room, make_player
     error = refused(lambda: buy_in_limit_set(user=alice, period="week", amount=8_000), "unchanged")
     assert "already waiting: it applies at 10:00 UTC on 10 Dec" in error.message
     wednesday.now = WEDNESDAY + timedelta(hours=23, minutes=59)
-    refused(
-        lambda: table_sit(table_id=table.pk, user=alice, seat=0, buy_in=5_000), "buy_in_limit"
-    )
+    refused(lambda: table_sit(table_id=table.pk, user=alice, seat=0, buy_in=5_000), "buy_in_limit")
     [week] = [u for u in buy_in_limits_for(user=alice) if u.period == "week"]
     assert (week.limit, week.pending_amount) == (2_000, 8_000)
     wednesday.now = WEDNESDAY + timedelta(hours=24)
@@ -314,7 +312,10 @@ def test_a_break_between_hands_leaves_the_table_with_the_chips(seated, wednesday
     assert not Seat.objects.filter(user=alice).exists()
     assert wallet_balance(user=alice) == wallet + 4_000
     line = LedgerEntry.objects.filter(user=alice).first()
-    assert (line.kind, line.reason) == (LedgerKind.CASH_OUT, f"Took a break: cash-out from {table.name}")
+    assert (line.kind, line.reason) == (
+        LedgerKind.CASH_OUT,
+        f"Took a break: cash-out from {table.name}",
+    )
     chips_everywhere()
 
 
