@@ -183,6 +183,7 @@ def buy_in_limit_set(
             row.amount = amount  # lower: at once
             row.pending_amount = row.pending_from = None
         elif waiting and row.pending_amount == amount:
+            assert row.pending_from is not None  # `waiting`
             raise DomainError(
                 "unchanged",
                 f"this raise is already waiting: it applies at {when_words(row.pending_from, now)}",
