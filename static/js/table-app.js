@@ -19,6 +19,7 @@ import { renderBoard, renderPots, renderSeats } from "./felt.js";
 import { capitalise } from "./format.js";
 import { closingLines, engineLines, lastActionText, tableLines } from "./log.js";
 import { centerMessage, connectionText, tableFacts } from "./messages.js";
+import { SessionReminder } from "./session-reminder-view.js";
 import { LiveSocket, socketUrl } from "./socket.js";
 import { applyChanges, applyYou } from "./table-delta.js";
 import { heldAfter, movedText } from "./tournament.js";
@@ -80,6 +81,7 @@ export class TableApp {
     this.alerts = new TableAlerts(this, root);
     this.chat = new TableChat(this, root);
     this.tournamentPanel = new TournamentPanel(this, root);
+    this.sessionReminder = new SessionReminder(this, root); // docs/rules.md 10
     // Seats offered from a waiting list, here or in another room (`waiting` frames, docs/protocol.md).
     this.waiting = new WaitingNotices({
       tableId: this.tableId,
@@ -529,6 +531,7 @@ export class TableApp {
     const table = this.table;
     this.root.dataset.cardBack = this.cardBack;
     this.root.dataset.pending = String(this.pending);
+    this.sessionReminder.follow(this.you);
     if (table) {
       this.noteOwnFold();
       this.dom.name.textContent = table.name;
