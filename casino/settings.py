@@ -148,6 +148,9 @@ CSRF_TRUSTED_ORIGINS = [
 ]
 
 CASINO_STARTING_CHIPS = int(os.environ.get("CASINO_STARTING_CHIPS", "10000"))
+# The session reminder's minute, in seconds (docs/rules.md 11): 60, shorter only for the browser
+# tests, which cannot wait a quarter of an hour for a reminder.
+CASINO_REMINDER_MINUTE_SECONDS = int(os.environ.get("CASINO_REMINDER_MINUTE_SECONDS", "60"))
 # The dealer's random source (holdem/services/shuffle.py, docs/fairness.md): a dotted path to a
 # function returning a generator with randrange and randbytes. No fallback when it fails.
 CASINO_RANDOM_SOURCE = os.environ.get(

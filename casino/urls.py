@@ -6,7 +6,8 @@ from django.urls import path
 
 from casino import health, pages
 from casino.accounts import views as account_views
-from holdem import account_pages, settings_page
+from casino.accounts.forms import SignInForm
+from holdem import account_pages, responsible_play, settings_page
 from holdem import views as holdem_views
 from lobby import views as lobby_views
 
@@ -45,7 +46,9 @@ urlpatterns = [
     path("accounts/signup/", account_views.signup, name="signup"),
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        auth_views.LoginView.as_view(
+            redirect_authenticated_user=True, authentication_form=SignInForm
+        ),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -57,6 +60,16 @@ urlpatterns = [
     path("accounts/statement/<str:month>/", account_pages.statement_month, name="statement_month"),
     path("accounts/statement/<str:month>.csv", account_pages.statement_csv, name="statement_csv"),
     path("accounts/close/", account_pages.close_account, name="close_account"),
+    path(
+        "accounts/responsible-play/",
+        responsible_play.responsible_play,
+        name="responsible_play",
+    ),
+    path(
+        "accounts/responsible-play/session.json",
+        responsible_play.play_session,
+        name="play_session",
+    ),
     path("accounts/free-chips/", holdem_views.refill_claim, name="free_chips"),
     path("leaderboard/", holdem_views.leaderboard_page, name="leaderboard"),
     path("tables/<int:table_id>/", holdem_views.table_page, name="table"),

@@ -167,6 +167,9 @@ class Seat(models.Model):
     time_bank_ms = models.PositiveIntegerField(default=30_000)
     bank_hands = models.PositiveSmallIntegerField(default=0)
     sat_at = models.DateTimeField(auto_now_add=True)
+    # docs/rules.md 11: the player took a break during a hand they were dealt in; the seat is
+    # given up, its chips to the wallet, when the hand ends.
+    leave_after_hand = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table_id", "number"]

@@ -1,5 +1,5 @@
 """Admin: users (with freezing and the leaderboard), wallets (balance read-only, adjusted or moved
-between accounts only through the services) and the ledger."""
+between accounts only through the services), the ledger, and breaks and self-exclusions (read-only)."""
 
 import uuid
 
@@ -21,7 +21,7 @@ from casino.accounts.formatting import (
     signed_chips,
 )
 from casino.accounts.forms import ChipAdjustmentForm, ChipMoveForm, FreezeForm
-from casino.accounts.models import LedgerEntry, LedgerKind, User, Wallet
+from casino.accounts.models import Exclusion, LedgerEntry, LedgerKind, User, Wallet
 from casino.accounts.second_factor import ADJUST_PERMISSION
 from casino.accounts.selectors import wallet_balances
 from casino.errors import DomainError
@@ -397,3 +397,15 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
 
     class Media:
         css = CHIP_COLUMNS_CSS
+
+
+@admin.register(Exclusion)
+class ExclusionAdmin(ReadOnlyAdmin):
+    """Breaks and self-exclusions (docs/rules.md 11): seen by staff, changed by nobody: the
+    player chose them, and they end when they end."""
+
+    list_display = ("user", "kind", "created_at", "until")
+    fields = readonly_fields = list_display
+    list_filter = ("kind",)
+    search_fields = ("user__username",)
+    date_hierarchy = "created_at"

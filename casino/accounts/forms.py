@@ -1,10 +1,11 @@
-"""Sign-up, the admin's second-factor code, and the admin's forms that change an account: a chip
+"""Sign-up, sign-in, the admin's second-factor code, and the admin's forms that change an account: a chip
 adjustment, a freeze, a movement of chips between two wallets."""
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
 from casino.accounts.closing import CLOSED_PREFIX
+from casino.accounts.exclusions import exclusion_active, exclusion_message
 from casino.accounts.models import User
 
 
@@ -19,6 +20,18 @@ class SignUpForm(UserCreationForm):
         if (username or "").lower().startswith(CLOSED_PREFIX):
             raise forms.ValidationError(f"Names starting with “{CLOSED_PREFIX}” are reserved.")
         return username
+
+
+class SignInForm(AuthenticationForm):
+    """The site's sign-in: also refused, saying until when, to an account on a break or
+    self-excluded (docs/rules.md 11). Said only once the password is right, as Django does for
+    an inactive account, so the username alone tells a stranger nothing."""
+
+    def confirm_login_allowed(self, user):
+        super().confirm_login_allowed(user)
+        exclusion = exclusion_active(user_id=user.pk)
+        if exclusion is not None:
+            raise forms.ValidationError(f"{exclusion_message(exclusion)}.", code="excluded")
 
 
 class SecondFactorForm(forms.Form):

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 
 class CardBack(models.TextChoices):
@@ -41,9 +42,30 @@ class User(AbstractUser):
     # renamed "closed-<id>", signed out for good; its chips and history stay.
     closed_at = models.DateTimeField(null=True, blank=True, editable=False)
 
+    # Raised to sign the account out everywhere (a break or a self-exclusion, docs/rules.md 11):
+    # every session's stored hash was made with the old value and no longer matches.
+    session_epoch = models.PositiveIntegerField(default=0, editable=False)
+
     @property
     def is_frozen(self) -> bool:
         return self.frozen_at is not None
+
+    def get_session_auth_hash(self) -> str:
+        return self._with_epoch(super().get_session_auth_hash())
+
+    def get_session_auth_fallback_hash(self):
+        for fallback in super().get_session_auth_fallback_hash():
+            yield self._with_epoch(fallback)
+
+    def _with_epoch(self, password_hash: str) -> str:
+        # Epoch 0 keeps Django's own hash: the sessions signed in before the epoch existed stay.
+        if not self.session_epoch:
+            return password_hash
+        return salted_hmac(
+            "casino.accounts.User.session_epoch",
+            f"{password_hash}:{self.session_epoch}",
+            algorithm="sha256",
+        ).hexdigest()
 
 
 class Wallet(models.Model):
@@ -240,3 +262,83 @@ class SignIn(models.Model):
 
     def __str__(self) -> str:
         return f"user {self.user_id} signed in at {self.at:%Y-%m-%d %H:%M}"
+
+
+class LimitPeriod(models.TextChoices):
+    """docs/rules.md 11: the calendar periods a buy-in limit counts over, in the site's time zone."""
+
+    DAY = "day", "Daily"
+    WEEK = "week", "Weekly"
+    MONTH = "month", "Monthly"
+
+
+class BuyInLimit(models.Model):
+    """A player's limit on net buy-ins over one period (docs/rules.md 11). A lower limit applies
+    at once; a higher one (or none) waits 24 hours as the pending raise. Written only by
+    casino.accounts.limits."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="buy_in_limits"
+    )
+    period = models.CharField(max_length=8, choices=LimitPeriod.choices)
+    # None: no limit (a removal, once its 24 hours have passed).
+    amount = models.PositiveBigIntegerField(null=True, blank=True)
+    # The raise waiting for its 24 hours: the amount it brings (None: no limit) from `pending_from`.
+    pending_amount = models.PositiveBigIntegerField(null=True, blank=True)
+    pending_from = models.DateTimeField(null=True, blank=True)
+    changed_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "period"], name="one_limit_per_period")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.period}: {self.amount}"
+
+
+class ExclusionKind(models.TextChoices):
+    BREAK = "break", "Break"
+    SELF_EXCLUSION = "self_exclusion", "Self-exclusion"
+
+
+class ExclusionQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("a break or a self-exclusion cannot be changed")
+
+    def delete(self):
+        raise TypeError("a break or a self-exclusion cannot be changed")
+
+
+class Exclusion(models.Model):
+    """A break or a self-exclusion the player chose (docs/rules.md 11): until `until` the account
+    may not sign in, sit, register or claim free chips. Never shortened nor lifted: the rows
+    are append-only, the admin shows them read-only."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="exclusions"
+    )
+    kind = models.CharField(max_length=16, choices=ExclusionKind.choices)
+    created_at = models.DateTimeField()
+    until = models.DateTimeField(db_index=True)
+
+    objects = ExclusionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-until"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(until__gt=models.F("created_at")), name="exclusion_ends_later"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind} until {self.until:%Y-%m-%d %H:%M}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise TypeError("a break or a self-exclusion cannot be changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("a break or a self-exclusion cannot be changed")

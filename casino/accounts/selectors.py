@@ -3,8 +3,10 @@
 from collections.abc import Iterable
 
 from django.db.models import Exists, OuterRef, Subquery, Sum
+from django.utils import timezone
 
-from casino.accounts.models import AccountTrace, LedgerEntry, User, Wallet
+from casino.accounts.exclusions import exclusion_refusal
+from casino.accounts.models import AccountTrace, Exclusion, LedgerEntry, User, Wallet
 from casino.errors import DomainError
 
 # What a frozen player reads: the staff's reason stays with the staff (docs/integrity.md).
@@ -67,18 +69,25 @@ def _account_refusal(frozen_at, closed_at) -> DomainError | None:
 
 
 def seat_refusal(*, user, seated_ids: Iterable[int], separate_linked: bool) -> DomainError | None:
-    """Why this account may not sit down among `seated_ids`, in one query: it is frozen, or
-    (`separate_linked`: the room's option) it is linked to one of them. Asked under the wallet
-    lock, as frozen_refusal is."""
+    """Why this account may not sit down among `seated_ids`, in one query: it is frozen, on a
+    break (docs/rules.md 11), or (`separate_linked`: the room's option) linked to one of them.
+    Asked under the wallet lock, as frozen_refusal is."""
     others = set(seated_ids) - {user.pk}
-    row = User.objects.filter(pk=user.pk)
+    # docs/rules.md 11: on a break or self-excluded, asked in the same query.
+    row = User.objects.filter(pk=user.pk).annotate(
+        excluded=Exists(Exclusion.objects.filter(user_id=user.pk, until__gt=timezone.now()))
+    )
     if separate_linked and others:
         row = row.annotate(linked=Exists(_sharing_with(user.pk).filter(user_id__in=others)))
-        frozen_at, closed_at, linked = row.values_list("frozen_at", "closed_at", "linked").get()
+        frozen_at, closed_at, excluded, linked = row.values_list(
+            "frozen_at", "closed_at", "excluded", "linked"
+        ).get()
     else:
-        frozen_at, closed_at = row.values_list("frozen_at", "closed_at").get()
+        frozen_at, closed_at, excluded = row.values_list("frozen_at", "closed_at", "excluded").get()
         linked = False
     refusal = _account_refusal(frozen_at, closed_at)
+    if refusal is None and excluded:
+        refusal = exclusion_refusal(user_id=user.pk)
     if refusal is not None:
         return refusal
     if linked:

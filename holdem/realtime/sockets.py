@@ -17,6 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
 from casino import metrics
+from casino.accounts.exclusions import exclusion_refusal
 from casino.accounts.selectors import FROZEN_MESSAGE, account_is_frozen
 from casino.accounts.sessions import session_is_valid, session_tag
 from holdem.realtime.broadcast import user_group
@@ -143,8 +144,12 @@ class TrackedConsumer(AsyncWebsocketConsumer):
 
     async def auth_check(self, event) -> None:
         """Sign-out, password change or deactivation of this user (casino/accounts/sessions.py),
-        or staff froze the account (docs/integrity.md)."""
-        if event.get("ended_session") == session_tag(
+        staff froze the account (docs/integrity.md), or the player took a break (docs/rules.md
+        10: every session is signed out; the socket says until when)."""
+        excluded = await database_sync_to_async(exclusion_refusal)(user_id=self.user.pk)
+        if excluded is not None:
+            await self.revoke(CloseCode.SIGNED_OUT, excluded.message)
+        elif event.get("ended_session") == session_tag(
             self.session_key
         ) or not await database_sync_to_async(session_is_valid)(
             session_key=self.session_key, user_id=self.user.pk

@@ -1,6 +1,7 @@
 """The end of a hand: the pots paid to the seats, the record completed, the players offered Show
 or Muck given their time to choose, who must go leaves (a bust, a disconnected player in a
-check-or-fold room, everyone when the room closes), and the next countdown.
+check-or-fold room, one who took a break during the hand, everyone when the room closes), and
+the next countdown.
 
 Runs in the transaction of the step that ended the hand (holdem/services/hand_act.py), which
 holds the table lock.
@@ -75,7 +76,9 @@ def hand_finish(
     leaving = [
         seat
         for seat in seats.values()
-        if seat.number in busted or (seat.disconnected and not kind.keeps_disconnected(table))
+        if seat.number in busted
+        or (seat.disconnected and not kind.keeps_disconnected(table))
+        or seat.leave_after_hand
     ]
     detail = {"hand_id": record.pk}
     saved = list(END_FIELDS)
@@ -107,6 +110,9 @@ def hand_finish(
             # What a bust means is the kind of game's (a cash game: the seat is freed).
             if kind.bust(table=table, seat=seat, now=now):
                 seat_leave(table, seat, reason="Busted")
+        elif seat.leave_after_hand:
+            # docs/rules.md 11: the player took a break during this hand.
+            seat_leave(table, seat, reason=f"Took a break: cash-out from {table.name}")
         else:
             # RULES.md 5: still disconnected when the game ends: removed, chips to the wallet.
             seat_leave(table, seat, reason=f"Disconnected: cash-out from {table.name}")

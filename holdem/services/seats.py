@@ -6,6 +6,7 @@ Every function locks the table row first, then seats, then wallets (style.md 8).
 from django.db import transaction
 from django.utils import timezone
 
+from casino.accounts.limits import buy_in_limit_refusal
 from casino.accounts.models import User
 from casino.accounts.selectors import seat_refusal
 from casino.accounts.services import wallet_lock
@@ -84,6 +85,9 @@ def table_sit(*, table_id: int, user: User, seat: int, buy_in: int | None) -> Se
             )
         if buy_in > balance:
             raise DomainError("insufficient_chips", f"you have {balance:,} chips in your wallet")
+        limited = buy_in_limit_refusal(user=user, amount=buy_in)  # docs/rules.md 11
+        if limited is not None:
+            raise limited
         debt = limits.departure
         owes = (
             table.entry == Entry.WAIT_OR_POST
@@ -171,6 +175,10 @@ def seat_top_up(
             else "you cannot add chips now: your stack is at the room's maximum, or your "
             "wallet is empty",
         )
+    # docs/rules.md 11: here, so an automatic top-up meets the limit as a chosen one does.
+    limited = buy_in_limit_refusal(user=user, amount=amount)
+    if limited is not None:
+        raise limited
     kind.chips_in(table=table, user=user, amount=amount, reason=reason)
     seat.stack += amount
     seat.save(update_fields=["stack"])

@@ -13,6 +13,8 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
+from casino.accounts.exclusions import exclusion_refusal
+from casino.accounts.limits import buy_in_limit_refusal
 from casino.accounts.models import LedgerKind, User
 from casino.accounts.selectors import frozen_refusal
 from casino.accounts.services import wallet_adjust, wallet_lock
@@ -148,7 +150,8 @@ def entry_charge(
     the tournament row; this takes the wallet, which serialises one player entering twice or
     sitting down somewhere meanwhile (table_sit checks entries under the same lock)."""
     wallet = wallet_lock(user_ids=[user.pk])[user.pk]
-    frozen = frozen_refusal(user=user)  # under the wallet lock, which the freeze takes too
+    # Under the wallet lock, which a freeze and a break take too (docs/rules.md 11).
+    frozen = frozen_refusal(user=user) or exclusion_refusal(user_id=user.pk)
     if frozen is not None:
         raise frozen
     mine = entry_open_of(user)
@@ -170,6 +173,9 @@ def entry_charge(
             "insufficient_chips",
             f"the buy-in and fee are {cost:,} chips; you have {wallet.balance:,}",
         )
+    limited = buy_in_limit_refusal(user=user, amount=cost)  # docs/rules.md 11
+    if limited is not None:
+        raise limited
     label = tournament_label(tournament)
     which = " (re-entry)" if again else ""
     wallet_adjust(

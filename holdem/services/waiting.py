@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from casino.accounts.exclusions import exclusion_refusal
 from casino.accounts.models import User
 from casino.accounts.selectors import frozen_refusal
 from casino.errors import DomainError
@@ -48,9 +49,10 @@ def waiting_join(*, table_id: int, user: User) -> int:
         seated = set(Seat.objects.filter(table=table).values_list("user_id", flat=True))
         if user.pk in seated:
             raise DomainError("already_seated", "you already sit at this table")
-        frozen = frozen_refusal(user=user)  # the seat it waits for would be refused anyway
-        if frozen is not None:
-            raise frozen
+        # The seat it waits for would be refused anyway.
+        refusal = frozen_refusal(user=user) or exclusion_refusal(user_id=user.pk)
+        if refusal is not None:
+            raise refusal
         line = _line(table)
         if any(entry.user_id == user.pk for entry in line):
             raise DomainError("already_waiting", "you are already on this room's waiting list")

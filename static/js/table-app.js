@@ -19,6 +19,7 @@ import { renderBoard, renderPots, renderSeats } from "./felt.js";
 import { capitalise } from "./format.js";
 import { closingLines, engineLines, lastActionText, tableLines } from "./log.js";
 import { centerMessage, connectionText, tableFacts } from "./messages.js";
+import { SessionReminder } from "./session-reminder-view.js";
 import { LiveSocket, socketUrl } from "./socket.js";
 import { TableSettings } from "./settings-dialog.js";
 import { applyChanges, applyYou } from "./table-delta.js";
@@ -83,6 +84,7 @@ export class TableApp {
     this.chat = new TableChat(this, root);
     this.settings = new TableSettings(this, root); // the player's table settings, and their dialog
     this.tournamentPanel = new TournamentPanel(this, root);
+    this.sessionReminder = new SessionReminder(this, root); // docs/rules.md 11
     // Seats offered from a waiting list, here or in another room (`waiting` frames, docs/protocol.md).
     this.waiting = new WaitingNotices({
       tableId: this.tableId,
@@ -548,6 +550,7 @@ export class TableApp {
     const table = this.table;
     this.root.dataset.cardBack = this.cardBack;
     this.root.dataset.pending = String(this.pending);
+    this.sessionReminder.follow(this.you);
     if (table) {
       this.noteOwnFold();
       this.dom.name.textContent = table.name;

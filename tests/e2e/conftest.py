@@ -146,6 +146,8 @@ def site(chromium_ready):
             "DJANGO_SETTINGS_MODULE": "casino.settings",
             "PYTHONUNBUFFERED": "1",
             "E2E_DECKS": json.dumps(STACKED_DECKS),
+            # A session reminder's minute is a second here (tests/e2e/test_responsible_play.py).
+            "CASINO_REMINDER_MINUTE_SECONDS": "1",
         }
     )
     _manage(env, "migrate", "--no-input")
