@@ -8,10 +8,11 @@ from typing import Any
 from django.utils import timezone
 
 from casino.accounts.models import User
-from casino.accounts.table_settings import table_settings_for
+from casino.accounts.preferences import preferences_for
+from casino.accounts.table_settings import table_settings_view
 from holdem.history.stored_hand import hand_log
 from holdem.models import Seat, Table, TableKind, TableStatus
-from holdem.selectors.auto_top_up import auto_top_up_of
+from holdem.selectors.auto_top_up import auto_top_up_view
 from holdem.selectors.chat import chat_muted_players, chat_recent
 from holdem.selectors.closed_names import hand_as_shown
 from holdem.selectors.game_state import epoch_ms
@@ -75,15 +76,16 @@ def table_view_for(table: Table, user: User, seat_rows: list[Seat] | None = None
     record = table.hand if table.in_hand else table.last_hand
     if record is not None:
         snapshot["log"] = hand_log(record)
+    preferences = preferences_for(user)  # read once for the two parts below
     if table.kind == TableKind.CASH:
         # The player's auto top-up (their preferences): the top-up dialog shows and edits it.
-        snapshot["auto_top_up"] = auto_top_up_of(user)
+        snapshot["auto_top_up"] = auto_top_up_view(preferences)
     snapshot["chat"] = chat_recent(table)
     muted = chat_muted_players(user)
     snapshot["chat_muted"] = [player["user_id"] for player in muted]
     snapshot["chat_muted_players"] = muted
     # The player's table settings, so that every device draws the table the same way.
-    snapshot["preferences"] = table_settings_for(user)
+    snapshot["preferences"] = table_settings_view(preferences)
     return snapshot
 
 
