@@ -9,7 +9,7 @@ import json
 import pytest
 
 from tests.e2e.axe import axe_ready, axe_violations, describe
-from tests.e2e.conftest import PASSWORD
+from tests.e2e.conftest import ARTIFACTS, PASSWORD
 from tests.e2e.test_table_alerts import MAKE_PLAYERS
 from tests.e2e.test_table_play import (
     button,
@@ -40,14 +40,22 @@ class Findings:
     def __init__(self):
         self.failures = []
 
-    def check(self, page, name, *, widths=WIDTHS, **options):
-        """axe on `page` at each width (the page resized in place); back to its own size after."""
+    def check(self, page, name, *, widths=WIDTHS, shoot=True, **options):
+        """axe on `page` at each width (the page resized in place); back to its own size after.
+        With `shoot`, a picture of each (artifacts/a11y-<name>-<width>.png) to look at."""
         size = page.viewport_size
         for label, viewport in widths.items():
             if viewport != page.viewport_size:
                 page.set_viewport_size(viewport)
                 page.wait_for_timeout(150)  # a layout pass for the media queries
             violations = axe_violations(page, f"{name}-{label}", **options)
+            if shoot:
+                page.screenshot(
+                    path=str(ARTIFACTS / f"a11y-{name}-{label}.png"),
+                    full_page=True,
+                    animations="disabled",
+                    scale="css",
+                )
             serious = [v for v in violations if v.get("impact") in {"serious", "critical"}]
             if serious:
                 self.failures.append(f"{name}-{label} ({page.url}):\n{describe(serious)}")
@@ -168,8 +176,9 @@ def test_a_table_before_during_and_after_a_hand_then_its_page_and_the_statistics
     winner = (second, first)[loser_index]
     for page in (loser, loser_phone):
         expect(page.locator("#console")).to_have_attribute("data-console-state", "show_or_muck")
-    findings.check(loser, "show-or-muck", widths={"1280": DESKTOP})
-    findings.check(loser_phone, "show-or-muck", widths={"360": PHONE})
+    # No pictures here: the 8 s to choose are for axe (test_table_rules.py takes them).
+    findings.check(loser, "show-or-muck", widths={"1280": DESKTOP}, shoot=False)
+    findings.check(loser_phone, "show-or-muck", widths={"360": PHONE}, shoot=False)
     button(loser, "Muck").click()
     expect(loser.locator("#console")).not_to_have_attribute("data-console-state", "show_or_muck")
     findings.check(winner, "table-showdown")
