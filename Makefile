@@ -26,16 +26,24 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.lock
 run: $(VENV)/.runtime
 	bin/run
 
+# axe-core for the browser tests' accessibility checks (tests/e2e/axe.py), exactly as locked.
+# Without npm (or the registry) the checks skip with the reason, and fail on CI (CI=true).
+AXE := tests/e2e/axe/node_modules/axe-core/axe.min.js
+$(AXE): tests/e2e/axe/package-lock.json
+	@if ! command -v npm >/dev/null; then echo "npm is missing: the accessibility checks will skip"; \
+	elif npm ci --prefix tests/e2e/axe --no-audit --no-fund; then touch $@; \
+	else echo "npm ci failed: the accessibility checks will skip"; fi
+
 ## make test: the static checks (bin/check: ruff, mypy, node --test), then the whole suite
 ## (PostgreSQL and Redis are used when reachable; on CI they must be)
-test: $(VENV)/.dev
+test: $(VENV)/.dev $(AXE)
 	bin/check
 	bin/test
 
 ## make test-fast: the inner loop: no tests marked slow (tests/integration, tests/e2e) and a 100-hand
 ## long run instead of 500 (LONG_RUN_HANDS); CI runs the full make test
 LONG_RUN_HANDS ?= 100
-test-fast: $(VENV)/.dev
+test-fast: $(VENV)/.dev $(AXE)
 	bin/check
 	LONG_RUN_HANDS=$(LONG_RUN_HANDS) bin/test -m "not slow"
 

@@ -7,7 +7,9 @@ import { chips } from "./format.js";
 import { checkedPreAction, preActionFrame, preActionOptions } from "./pre-actions.js";
 
 /** A console button with an exact accessible name and optional visible amount / shortcut key;
- * with `describe`, also the hidden description it points at. Returns [button] or [button, description]. */
+ * with `describe`, also the hidden description it points at. Returns [button] or [button, description].
+ * The name comes from the button's own words (the amount and key are aria-hidden), not from an
+ * aria-label: a label that left out the visible amount and key would fail label-in-name (WCAG 2.5.3). */
 export function actionButton(name, { kind = "", amount = null, key = null, onclick, disabled = false, describe = null } = {}) {
   const extra = describe ? described(describe) : null;
   const button = el(
@@ -15,7 +17,6 @@ export function actionButton(name, { kind = "", amount = null, key = null, oncli
     {
       type: "button",
       class: `act ${kind}`,
-      "aria-label": name,
       "aria-describedby": extra ? extra.id : null,
       "aria-keyshortcuts": key || null,
       disabled,

@@ -6,10 +6,13 @@ import { decideLeftMs } from "./clock.js";
 import { ACTING_STATES, consoleState, dealtInHand, foldAsks, showsSatOutNotice, sitsOutAfterHand, turnLegal } from "./console-state.js";
 import { mainScreen } from "./console-screens.js";
 import { toolNodes } from "./console-tools.js";
+import { focusMark, focusRestore } from "./focus.js";
 import { statusLine } from "./messages.js";
 import { preActionOptions } from "./pre-actions.js";
 import { RaiseScreen } from "./raise-screen.js";
 import { shortcutFor } from "./shortcuts.js";
+
+const NOT_TYPED = ["checkbox", "radio", "button", "submit", "reset", "range"];
 
 export class BettingConsole {
   constructor(app, root) {
@@ -44,6 +47,14 @@ export class BettingConsole {
   }
 
   render() {
+    const mark = focusMark(this.root);
+    this.draw();
+    // A redraw that took the focused button away (an action sent, a turn over) leaves the
+    // keyboard in the console, not at the top of the page.
+    focusRestore(mark, this.root);
+  }
+
+  draw() {
     const state = this.state();
     if (!this.legal()) this.mode = null; // the turn is over: confirmations and raise screen close
     const legal = this.legal();
@@ -129,13 +140,21 @@ export class BettingConsole {
   }
 
   setMode(mode) {
+    const from = this.mode;
     this.mode = mode;
     if (mode === "raise") this.raise.reset();
     this.render();
     // On a touch screen the number box is not focused: its keyboard would cover the table (the
     // slider and the quick sizes are there for a finger); the Raise button takes the focus.
     const box = mode === "raise" && !matchMedia("(pointer: coarse)").matches;
+    // Back from the raise screen or a confirmation, the focus returns to the button that opened it.
+    const back = !mode && { raise: ".act.raise", confirm_fold: ".act.fold", confirm_all_in: ".act.allin" }[from];
     const focus = this.main.querySelector(box ? "[data-raise-box]" : mode === "raise" ? ".act.raise" : mode ? ".act:not(.secondary)" : ".act");
+    const opener = back && this.main.querySelector(back);
+    if (opener) {
+      opener.focus();
+      return;
+    }
     if (focus) focus.focus();
     if (focus && box) focus.select(); // typing replaces the minimum
   }
@@ -181,7 +200,8 @@ export class BettingConsole {
   onKey(event) {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
-    const typing = Boolean(target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable));
+    // Typing: a box that takes letters. A focused checkbox, radio or button leaves the shortcuts on.
+    const typing = Boolean(target && ((target.tagName === "INPUT" && !NOT_TYPED.includes(target.type)) || target.tagName === "TEXTAREA" || target.isContentEditable));
     if (document.querySelector("dialog[open]")) return;
     const command = shortcutFor(event.key, { state: this.state(), legal: this.legal(), typing, pending: this.app.pending });
     if (!command) return;

@@ -6,6 +6,7 @@ import {
   buyInButtons, buyInDefault, buyInProblem, buyInRange, buyInToSend, buyInWords, rebuySeat, topUpProblem, topUpRange,
 } from "./buy-in.js";
 import { el } from "./dom.js";
+import { showModal } from "./focus.js";
 import { chips } from "./format.js";
 import { previousHandView } from "./previous-hand.js";
 import { roomRules } from "./rules.js";
@@ -77,6 +78,12 @@ export class TableDialogs {
     });
   }
 
+  /** Modal, Tab kept inside; closed, the focus goes back to the opener or, if a redraw took
+   * it away (a seat taken), to the console. */
+  showModal(dialog) {
+    showModal(dialog, this.root.querySelector("#console"));
+  }
+
   /** RULES.md 1: the room's options in plain words, as the server sent them (table.rules). */
   showRules() {
     const body = this.rules.querySelector("#rules-body");
@@ -89,7 +96,7 @@ export class TableDialogs {
       body.replaceChildren(list);
     }
     body.append(keyboardHelp());
-    if (!this.rules.open) this.rules.showModal();
+    this.showModal(this.rules);
   }
 
   buyInRange() {
@@ -120,7 +127,7 @@ export class TableDialogs {
     input.max = String(ends.max);
     input.value = String(buyInDefault(range));
     dialog.querySelector("#sit-problem").textContent = "";
-    if (!dialog.open) dialog.showModal();
+    this.showModal(dialog);
     this.checkBuyIn();
     input.focus();
     input.select();
@@ -182,7 +189,7 @@ export class TableDialogs {
     }
     dialog.querySelector("#topup-problem").textContent = "";
     this.fillAutoTopUp();
-    if (!dialog.open) dialog.showModal();
+    this.showModal(dialog);
     if (range) {
       this.checkTopUp();
       input.focus();
@@ -280,7 +287,7 @@ export class TableDialogs {
   showPreviousHand() {
     const dialog = this.previous;
     dialog.querySelector("#previous-body").replaceChildren(el("p", { class: "muted" }, "Loading…"));
-    if (!dialog.open) dialog.showModal();
+    this.showModal(dialog);
     if (!this.app.send({ type: "previous_hand" })) {
       dialog.querySelector("#previous-body").replaceChildren(el("p", {}, "Not connected; try again in a moment."));
     }

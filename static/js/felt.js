@@ -17,7 +17,7 @@ function positionStyle(place) {
 /** The cards one seat shows: your own faces, others' backs while they hold cards, shown hands. */
 function seatCards(row, view, state, bestCodes) {
   const mine = view.you && view.you.seat === row.number;
-  const box = el("div", { class: "seat-cards" });
+  const box = el("div", { class: "seat-cards", role: "group" }); // named below
   const size = mine ? "lg" : "sm";
   const shown = row.hole || shownAtShowdown(row, view);
   const showdown = Boolean(view.lastHand) && !view.hand;
@@ -77,13 +77,13 @@ function seatElement(row, view, count, anchor, bestCodes) {
       seatEl.append(
         el(
           "div",
-          { class: "seat-box seat-closed seat-reserved", "aria-label": `Seat ${row.number + 1}: reserved for the waiting list` },
+          { class: "seat-box seat-closed seat-reserved", role: "group", "aria-label": `Seat ${row.number + 1}: reserved for the waiting list` },
           el("span", {}, "Reserved for the waiting list"),
           el("span", { class: "seat-reserved-time", dataset: { until: String(row.reserved_until) } }),
         ),
       );
     } else {
-      seatEl.append(el("div", { class: "seat-box seat-closed", "aria-label": `Seat ${row.number + 1}: empty` }, el("span", {}, "Empty")));
+      seatEl.append(el("div", { class: "seat-box seat-closed", role: "group", "aria-label": `Seat ${row.number + 1}: empty` }, el("span", {}, "Empty")));
     }
     return seatEl;
   }
@@ -96,7 +96,7 @@ function seatElement(row, view, count, anchor, bestCodes) {
   const tags = seatTagNames.filter((tag) => tag !== "D").map((tag) => el("span", { class: "tag blind" }, tag));
   const box = el(
     "div",
-    { class: "seat-box", "aria-label": seatSummary(row, state, view) },
+    { class: "seat-box", role: "group", "aria-label": seatSummary(row, state, view) },
     el("div", { class: "seat-name" }, el("span", { class: "name" }, row.username), mine ? el("span", { class: "you-tag" }, "you") : null),
     el("div", { class: "seat-stack" }, chips(row.stack)),
     el("div", { class: "seat-status" }, seatStatusNode(seatStatus(row, state, view))),
@@ -150,7 +150,7 @@ function betElement(row, count, anchor, mine) {
   if (mine) classes.push("mine");
   return el(
     "div",
-    { class: classes.join(" "), style: positionStyle(place), dataset: { seatBet: String(row.number) }, "aria-label": `Seat ${row.number + 1} bet ${chips(row.bet)}` },
+    { class: classes.join(" "), style: positionStyle(place), dataset: { seatBet: String(row.number) }, role: "group", "aria-label": `Seat ${row.number + 1} bet ${chips(row.bet)}` },
     el("span", { class: "chip-stack", "aria-hidden": "true" }, el("i"), el("i"), el("i")),
     el("span", { class: "amount" }, chips(row.bet)),
   );

@@ -46,12 +46,12 @@ export function previousHandView(hand) {
   const facts = [hand.table, `Hand #${hand.hand_id}`, hand.played_at, hand.stakes ? `${hand.structure || ""} ${hand.stakes}`.trim() : null,
     Number.isInteger(hand.button) ? `${name(hand.button)} has the button` : null];
   parts.push(el("p", { class: "muted hand-facts" }, facts.filter(Boolean).join(" · ")));
-  const board = el("div", { class: "mini-board", "aria-label": hand.board && hand.board.length ? `Board: ${cardsInWords(hand.board)}` : "No board" });
+  const board = el("div", { class: "mini-board", role: "group", "aria-label": hand.board && hand.board.length ? `Board: ${cardsInWords(hand.board)}` : "No board" });
   if (hand.board && hand.board.length) hand.board.forEach((c) => board.append(cardFace(c, { size: "sm" })));
   else board.append(el("span", { class: "muted" }, "No flop: the hand ended before it."));
   parts.push(el("h3", {}, "Board"), board);
   if (hand.your_cards && hand.your_cards.length) {
-    const mine = el("div", { class: "mini-board", "aria-label": `Your cards: ${cardsInWords(hand.your_cards)}` });
+    const mine = el("div", { class: "mini-board", role: "group", "aria-label": `Your cards: ${cardsInWords(hand.your_cards)}` });
     hand.your_cards.forEach((c) => mine.append(cardFace(c, { size: "sm" })));
     parts.push(el("h3", {}, "Your cards"), mine);
   }

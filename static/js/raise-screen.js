@@ -55,7 +55,7 @@ export class RaiseScreen {
       this.setTo(stepFrom(legal, step, this.to, event.deltaY < 0 ? 1 : -1), null);
     };
     const quickButton = ({ label, name: quickName, to }) =>
-      el("button", { type: "button", class: "quick", "aria-label": quickName,
+      el("button", { type: "button", class: "quick", "aria-label": quickName === label ? null : `${label}: ${quickName}`,
         title: `${quickName}: to ${chips(to)}${to === legal.all_in_to ? " (all in)" : ""}`,
         dataset: { to: String(to) }, onclick: () => this.setTo(to, "quick") }, label);
     return el("div", { class: "raise-screen" },

@@ -6,6 +6,7 @@
 
 import { cardFace } from "./card-view.js";
 import { el } from "./dom.js";
+import { showModal } from "./focus.js";
 import { DEFAULT_BET_SIZES } from "./raise-sizes.js";
 import { parseSizes, sizeButtonsText, sizesText } from "./table-settings.js";
 import { PREFERENCES_EVENT } from "./user-socket.js";
@@ -107,7 +108,7 @@ export class TableSettings {
     this.say("");
     this.saving = false;
     this.setBusy(false);
-    if (!this.dialog.open) this.dialog.showModal();
+    showModal(this.dialog); // Tab kept inside; closed, the focus goes back to the gear
     this.form.querySelector("#settings-postflop").focus();
   }
 

@@ -16,6 +16,7 @@ import { BettingConsole } from "./console.js";
 import { TableDialogs } from "./dialogs.js";
 import { el } from "./dom.js";
 import { renderBoard, renderPots, renderSeats } from "./felt.js";
+import { focusMark, focusRestore } from "./focus.js";
 import { capitalise } from "./format.js";
 import { closingLines, engineLines, lastActionText, tableLines } from "./log.js";
 import { centerMessage, connectionText, tableFacts } from "./messages.js";
@@ -547,6 +548,14 @@ export class TableApp {
   // ----- rendering -----
 
   render() {
+    const mark = focusMark(this.root);
+    this.draw();
+    // The seats and the console are drawn anew: a focused control they removed (the seat just
+    // taken, say) hands the focus on rather than dropping it on the page.
+    focusRestore(mark, this.root.querySelector("#console"));
+  }
+
+  draw() {
     const table = this.table;
     this.root.dataset.cardBack = this.cardBack;
     this.root.dataset.pending = String(this.pending);

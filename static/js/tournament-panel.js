@@ -7,6 +7,7 @@
 // (TableApp.serverNow).
 
 import { el } from "./dom.js";
+import { showModal } from "./focus.js";
 import { chips } from "./format.js";
 import {
   averageStackText,
@@ -66,7 +67,7 @@ export class TournamentPanel {
     prize.textContent = finish.prize > 0 ? `Your prize: ${chips(finish.prize)} chips, paid into your wallet.` : "No prize this time.";
     dialog.querySelector("#finish-results").href = t.results_url;
     dialog.classList.toggle("won", finish.won);
-    if (!dialog.open) dialog.showModal();
+    showModal(dialog);
     dialog.querySelector("#finish-keep-watching").focus();
   }
 

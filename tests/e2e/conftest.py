@@ -62,6 +62,10 @@ ROOMS = {
     # Ten seats, dealt as soon as the last one is taken; turns long enough for a bot to hold one
     # while the test looks at the table (tests/e2e/test_table_layout.py).
     "layout": {"preset": "nl50", "seats": 10, **QUICK, "countdown_seconds": 60, "turn_seconds": 60},
+    # Heads-up from a stacked deck (STACKED_DECKS), turns long enough to run axe on each state
+    # (tests/e2e/test_accessibility.py) or to act by keyboard alone (test_keyboard_hand.py).
+    "a11y": {"preset": "nl50", "seats": 6, **QUICK, "turn_seconds": 90},
+    "a11y_keys": {"preset": "nl50", "seats": 6, **QUICK, "turn_seconds": 90},
 }
 PLAYERS = [f"e2e{n:02d}" for n in range(1, 21)]
 
@@ -89,6 +93,11 @@ STACKED_DECKS = {
         "Tc",
     ],
 }
+# Heads-up, the big blind is dealt first (cards 0 and 2: aces), the button cards 1 and 3
+# (seven-eight); burn, flop, burn, turn, burn, river. Checked down, the big blind shows first and
+# wins; the button, beaten by a hand already shown, is offered Show or Muck.
+HEADS_UP_ACES = ["As", "7c", "Ad", "8h", "2d", "3s", "Jc", "Ks", "Qd", "9c", "Jd", "5h"]
+STACKED_DECKS |= {"E2E A11Y": HEADS_UP_ACES, "E2E A11Y Keys": HEADS_UP_ACES}
 
 # Run by `manage.py shell -c` with E2E_SETUP={"rooms": ..., "players": ..., "password": ...}.
 SETUP = """
