@@ -200,3 +200,30 @@ def test_a_table_before_during_and_after_a_hand_then_its_page_and_the_statistics
     findings.check(loser, "statistics")
     assert not any(page.errors for page in (first, second, *phones))
     findings.assert_none()
+
+
+# The player's own pages: the profile and what it links to (the table settings, responsible play,
+# the monthly statement, closing the account, the notes on players).
+ACCOUNT_PAGES = {
+    "profile": "/accounts/profile/",
+    "settings": "/accounts/settings/",
+    "responsible-play": "/accounts/responsible-play/",
+    "statement": "/accounts/statement/",
+    "close-account": "/accounts/close/",
+}
+
+
+def test_the_account_pages_and_the_table_settings_dialog(site, browser, players, sign_in):
+    findings = Findings()
+    page = sign_in(players[2])
+    for name, path in ACCOUNT_PAGES.items():
+        page.goto(site["base"] + path)
+        expect(page.locator("main h1").first).to_be_visible()
+        findings.check(page, name)
+    # A table watched (nobody sits down): its settings dialog, open.
+    page.goto(site["base"] + f"/tables/{site['rooms']['a11y']}/")
+    expect(page.locator("#conn-status")).to_have_attribute("data-state", "open")
+    page.locator("#settings-open").click()
+    expect(page.locator("#settings-dialog")).to_be_visible()
+    findings.check(page, "table-settings-dialog")
+    findings.assert_none()

@@ -585,6 +585,8 @@ def test_a_late_entrant_never_sits_at_a_table_that_broke_while_they_registered(
         if smaller.seat_set.count() == 3:
             clock.advance(5)
             play_table(bigger, fold_to_the_blind)
+    # One all-in hand may bust one player or two: whoever is left moves when the table breaks.
+    left = smaller.seat_set.count()
     locking = multi_table.table_lock
     broke = []
 
@@ -597,7 +599,7 @@ def test_a_late_entrant_never_sits_at_a_table_that_broke_while_they_registered(
     monkeypatch.setattr(multi_table, "table_lock", another_server_breaks_it_first)
     late = make_player()
     mtt_register(tournament_id=tournament.pk, user=late)
-    assert broke == [2]  # the smaller table's two players moved: it closed
+    assert broke == [left]  # the smaller table's players moved: it closed
     smaller.refresh_from_db()
     assert smaller.status == TableStatus.CLOSED and not smaller.seat_set.exists()
     assert Seat.objects.get(user=late).table.status == TableStatus.OPEN
