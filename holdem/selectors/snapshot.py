@@ -1,5 +1,6 @@
 """The snapshot a client gets of a table (style.md 6): the public view and its own part, the
-hand's log so far, the chat and whom the user muted; and the "previous hand" dialog.
+hand's log so far, the chat and whom the user muted, their notes on the players; and the
+"previous hand" dialog.
 """
 
 import time
@@ -13,6 +14,7 @@ from holdem.models import Seat, Table, TableKind, TableStatus
 from holdem.selectors.chat import chat_muted_ids, chat_recent
 from holdem.selectors.game_state import epoch_ms
 from holdem.selectors.hand_history import hand_summary_for
+from holdem.selectors.notes import notes_on, tag_names_of
 from holdem.selectors.player_view import viewer_part
 from holdem.selectors.table_view import public_table
 
@@ -74,6 +76,12 @@ def table_view_for(table: Table, user: User, seat_rows: list[Seat] | None = None
         snapshot["log"] = hand_log(record)
     snapshot["chat"] = chat_recent(table)
     snapshot["chat_muted"] = chat_muted_ids(user)
+    # The viewer's own notes on the players here (rules.md 6): this frame goes to them alone.
+    # Their tag names are read only when a tag is to be shown, so most snapshots pay one query.
+    notes = notes_on(user, [s.user_id for s in seat_rows if s.user_id != user.pk])
+    snapshot["notes"] = notes
+    if any(note["colour"] for note in notes):
+        snapshot["tag_names"] = tag_names_of(user)
     return snapshot
 
 

@@ -24,9 +24,10 @@ HAND_START = 20  # the clock's sweep that deals: the record, the participants, 6
 HAND_END = 25  # the last fold: the record, each stack back to its seat, wallets, the countdown
 # (and since the hands are chained, one more: the hand's actions, read for its hash; the record's
 # and the table's chain columns go in the UPDATEs made anyway. 9 statements when measured.)
-SIT = 15  # 20 before (and 6 savepoint statements, now 2): the wallet was read 4 times; +1: is
+SIT = 16  # 20 before (and 6 savepoint statements, now 2): the wallet was read 4 times; +1: is
 # the player registered in a Sit & Go (RULES.md 8: one room at a time)? +1: is the account
-# frozen, or linked to a player seated there (RULES.md 2, docs/integrity.md)?
+# frozen, or linked to a player seated there (RULES.md 2, docs/integrity.md)? +1: the notes on
+# the newcomer of those watching the table, sent to them (rules.md 6).
 
 
 def statements(captured) -> list[str]:
