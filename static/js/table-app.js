@@ -20,6 +20,7 @@ import { capitalise } from "./format.js";
 import { closingLines, engineLines, lastActionText, tableLines } from "./log.js";
 import { centerMessage, connectionText, tableFacts } from "./messages.js";
 import { LiveSocket, socketUrl } from "./socket.js";
+import { TableNotes } from "./notes-view.js";
 import { applyChanges, applyYou } from "./table-delta.js";
 import { heldAfter, movedText } from "./tournament.js";
 import { TournamentPanel } from "./tournament-panel.js";
@@ -80,6 +81,7 @@ export class TableApp {
     this.alerts = new TableAlerts(this, root);
     this.chat = new TableChat(this, root);
     this.tournamentPanel = new TournamentPanel(this, root);
+    this.notes = new TableNotes(this, root); // the viewer's notes on the players (rules.md 6)
     // Seats offered from a waiting list, here or in another room (`waiting` frames, docs/protocol.md).
     this.waiting = new WaitingNotices({
       tableId: this.tableId,
@@ -295,6 +297,9 @@ export class TableApp {
       case "chat_muted":
         this.chat.setMuted(frame.user_ids);
         return;
+      case "note":
+        this.notes.receive(frame); // it draws the seats again itself
+        return;
       case "spectators":
         if (this.table && Number.isInteger(frame.count)) this.table = { ...this.table, spectators: frame.count };
         break;
@@ -355,6 +360,7 @@ export class TableApp {
       } else this.noteLastActions(frame.log);
     }
     this.chat.fromSnapshot(frame);
+    this.notes.fromSnapshot(frame);
     if (this.movedHere) this.showMovedHere();
   }
 
@@ -550,6 +556,12 @@ export class TableApp {
     this.renderSeatTools();
     this.alerts.update();
     this.tick();
+  }
+
+  /** Draw the seats again though the table did not change (a note or a tag of the viewer's did). */
+  redrawSeats() {
+    this.seatsKey = null;
+    this.render();
   }
 
   tick() {

@@ -14,6 +14,10 @@ import { LiveSocket, socketUrl } from "./socket.js";
 export const WALLET_EVENT = "casino:wallet";
 export const TOURNAMENT_STARTED_EVENT = "casino:tournament-started";
 export const TOURNAMENT_MOVED_EVENT = "casino:tournament-moved";
+// The player's own notes on players and their tag names changed (rules.md 6): the table and the
+// lobby redraw their marks (notes-view.js, notes-lobby.js).
+export const NOTE_EVENT = "casino:note";
+export const TAG_NAMES_EVENT = "casino:tag-names";
 
 let known = null; // {balance, version}: the newest wallet this page has heard of
 
@@ -90,5 +94,7 @@ new LiveSocket(socketUrl("/ws/me/"), {
     if (frame.type === "wallet") showWallet(frame);
     else if (frame.type === "tournament_started") tournamentSeat(TOURNAMENT_STARTED_EVENT, frame.tournament);
     else if (frame.type === "tournament_moved") tournamentSeat(TOURNAMENT_MOVED_EVENT, frame.tournament);
+    else if (frame.type === "note") document.dispatchEvent(new CustomEvent(NOTE_EVENT, { detail: frame.note }));
+    else if (frame.type === "tag_names") document.dispatchEvent(new CustomEvent(TAG_NAMES_EVENT, { detail: frame.tag_names }));
   },
 }).connect();
