@@ -7,7 +7,7 @@ from django.urls import path
 from casino import health, pages
 from casino.accounts import views as account_views
 from casino.accounts.forms import SignInForm
-from holdem import account_pages, responsible_play, settings_page
+from holdem import account_pages, note_views, responsible_play, settings_page
 from holdem import views as holdem_views
 from lobby import views as lobby_views
 
@@ -71,6 +71,10 @@ urlpatterns = [
         name="play_session",
     ),
     path("accounts/free-chips/", holdem_views.refill_claim, name="free_chips"),
+    path("accounts/notes/", note_views.notes_page, name="notes"),
+    path("accounts/notes/tags/", note_views.tags_now, name="note_tags"),
+    path("accounts/notes/tags/names/", note_views.tag_names_save, name="note_tag_names"),
+    path("accounts/notes/<int:user_id>/", note_views.note_save, name="note_save"),
     path("leaderboard/", holdem_views.leaderboard_page, name="leaderboard"),
     path("tables/<int:table_id>/", holdem_views.table_page, name="table"),
     path("tables/<int:table_id>/enter/", holdem_views.table_enter, name="table_enter"),

@@ -436,6 +436,38 @@ class ChatMute(models.Model):
         return f"{self.user_id} mutes {self.muted_id}"
 
 
+# A player's private note on another player: its length, and the eight colour tags (their keys;
+# each player names them, casino.accounts.models.Preferences.tag_names).
+NOTE_MAX_CHARS = 1000
+TAG_COLOURS = ("red", "orange", "yellow", "green", "teal", "blue", "purple", "grey")
+
+
+class PlayerNote(models.Model):
+    """What one player wrote about another, and the colour tag they gave them: seen by its author
+    alone (at the table, in the lobby's player lists and on their notes page)."""
+
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    subject = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    text = models.TextField(max_length=NOTE_MAX_CHARS, blank=True)
+    colour = models.CharField(max_length=8, blank=True, choices=[(key, key) for key in TAG_COLOURS])
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["author", "subject"], name="one_note_per_player"),
+            models.CheckConstraint(
+                condition=~models.Q(author=models.F("subject")), name="no_note_on_oneself"
+            ),
+        ]
+        # The arrival of a player at a table looks up the notes written on them.
+        indexes = [models.Index(fields=["subject", "author"])]
+
+    def __str__(self) -> str:
+        return f"{self.author_id} on {self.subject_id}: {self.colour or '-'} {self.text[:40]}"
+
+
 class ChatBan(models.Model):
     """Staff muted this user site-wide, with a reason (recorded with who did it and when)."""
 

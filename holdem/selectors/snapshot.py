@@ -1,5 +1,6 @@
 """The snapshot a client gets of a table (style.md 6): the public view and its own part, the
-hand's log so far, the chat and whom the user muted, the user's table settings; and the "previous hand" dialog.
+hand's log so far, the chat and whom the user muted, the user's table settings, their notes on
+the players; and the "previous hand" dialog.
 """
 
 import time
@@ -17,6 +18,7 @@ from holdem.selectors.chat import chat_muted_players, chat_recent
 from holdem.selectors.closed_names import hand_as_shown
 from holdem.selectors.game_state import epoch_ms
 from holdem.selectors.hand_history import hand_summary_for
+from holdem.selectors.notes import notes_on, tag_names_view
 from holdem.selectors.player_view import viewer_part
 from holdem.selectors.table_view import public_table
 
@@ -86,6 +88,11 @@ def table_view_for(table: Table, user: User, seat_rows: list[Seat] | None = None
     snapshot["chat_muted_players"] = muted
     # The player's table settings, so that every device draws the table the same way.
     snapshot["preferences"] = table_settings_view(preferences)
+    # The viewer's own notes on the players here (rules.md 6): this frame goes to them alone.
+    notes = notes_on(user, [s.user_id for s in seat_rows if s.user_id != user.pk])
+    snapshot["notes"] = notes
+    if any(note["colour"] for note in notes):
+        snapshot["tag_names"] = tag_names_view(preferences)
     return snapshot
 
 

@@ -25,6 +25,7 @@ from holdem.realtime.delta import decode, digest, encode, plain, table_changes
 from holdem.selectors.game_state import epoch_ms
 from holdem.selectors.liveness import spectator_count
 from holdem.selectors.lobby import room_summary
+from holdem.selectors.notes import notes_for_arrivals
 from holdem.selectors.player_view import seated_part, unseated_part
 from holdem.selectors.table_view import public_table
 
@@ -138,11 +139,29 @@ def table_change_publish(table: LockedTable, change: TableChange) -> list[str]:
     messages = [(table_group(table.pk), frame_message(frame, skip=changed))]
     for user_id, you in changed.items():
         messages.append((player_group(table.pk, user_id), frame_message({**frame, "you": you})))
+    messages.extend(_notes_on_arrivals(table.pk, sent.get("table"), public))
     if change.kind in LOBBY_KINDS and table.kind == TableKind.CASH:
         room = room_summary(table, seats)
         messages.append((LOBBY_GROUP, frame_message({"type": "room", "room": room})))
     send_on_commit(messages)
     return saved
+
+
+def _seated_ids(public: dict[str, Any] | None) -> set[int]:
+    return {s["user_id"] for s in (public or {}).get("seats") or [] if s.get("user_id")}
+
+
+def _notes_on_arrivals(
+    table_id: int, before: dict[str, Any] | None, public: dict[str, Any]
+) -> list[tuple[str, dict[str, Any]]]:
+    """Players seated since the last event (a seat taken, a tournament's draw or move): whoever
+    watches here and wrote a note on one of them gets it, in their own group (rules.md 6). Their
+    snapshot, older than the arrival, did not have it. No query when nobody arrived."""
+    arrived = _seated_ids(public) - _seated_ids(before)
+    return [
+        (player_group(table_id, author_id), frame_message({"type": "note", "note": note}))
+        for author_id, note in notes_for_arrivals(table_id, arrived)
+    ]
 
 
 def _panel_changes(change: TableChange) -> bool:

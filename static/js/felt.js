@@ -5,6 +5,7 @@ import { cardBack, cardFace, cardSlot } from "./card-view.js";
 import { cardsInWords } from "./cards.js";
 import { el } from "./dom.js";
 import { chips, signedChips } from "./format.js";
+import { seatName } from "./notes-marks.js";
 import {
   anchorSeat, halfOf, isHigh, lastHandName, placement, rowOf, seatStateOf, seatStatus, seatSummary, seatTags,
   shownAtShowdown, winningCards,
@@ -97,7 +98,7 @@ function seatElement(row, view, count, anchor, bestCodes) {
   const box = el(
     "div",
     { class: "seat-box", role: "group", "aria-label": seatSummary(row, state, view) },
-    el("div", { class: "seat-name" }, el("span", { class: "name" }, row.username), mine ? el("span", { class: "you-tag" }, "you") : null),
+    el("div", { class: "seat-name" }, seatName(row, view, mine), mine ? el("span", { class: "you-tag" }, "you") : null),
     el("div", { class: "seat-stack" }, chips(row.stack)),
     el("div", { class: "seat-status" }, seatStatusNode(seatStatus(row, state, view))),
     tags.length ? el("div", { class: "seat-tags" }, tags) : null,

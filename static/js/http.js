@@ -7,11 +7,13 @@ function csrfToken() {
   return input ? input.value : "";
 }
 
-export async function callJson(url, method = "POST") {
+/** `fields` (a URLSearchParams or FormData, optional) go as the request's form fields. */
+export async function callJson(url, method = "POST", fields = undefined) {
   const response = await fetch(url, {
     method,
     credentials: "same-origin",
     headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
+    body: fields,
   });
   let body = {};
   try {

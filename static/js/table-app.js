@@ -23,6 +23,7 @@ import { centerMessage, connectionText, tableFacts } from "./messages.js";
 import { SessionReminder } from "./session-reminder-view.js";
 import { LiveSocket, socketUrl } from "./socket.js";
 import { TableSettings } from "./settings-dialog.js";
+import { TableNotes } from "./notes-view.js";
 import { applyChanges, applyYou } from "./table-delta.js";
 import { heldAfter, movedText } from "./tournament.js";
 import { TournamentPanel } from "./tournament-panel.js";
@@ -86,6 +87,7 @@ export class TableApp {
     this.settings = new TableSettings(this, root); // the player's table settings, and their dialog
     this.tournamentPanel = new TournamentPanel(this, root);
     this.sessionReminder = new SessionReminder(this, root); // docs/rules.md 11
+    this.notes = new TableNotes(this, root); // the viewer's notes on the players (rules.md 6)
     // Seats offered from a waiting list, here or in another room (`waiting` frames, docs/protocol.md).
     this.waiting = new WaitingNotices({
       tableId: this.tableId,
@@ -314,6 +316,9 @@ export class TableApp {
         this.console.showError(frame.message);
         this.logLines([{ text: frame.message, kind: "warn" }]);
         return;
+      case "note":
+        this.notes.receive(frame); // it draws the seats again itself
+        return;
       case "spectators":
         if (this.table && Number.isInteger(frame.count)) this.table = { ...this.table, spectators: frame.count };
         break;
@@ -376,6 +381,7 @@ export class TableApp {
     }
     this.chat.fromSnapshot(frame);
     this.settings.fromSnapshot(frame);
+    this.notes.fromSnapshot(frame);
     if (this.movedHere) this.showMovedHere();
   }
 
@@ -581,6 +587,12 @@ export class TableApp {
     this.renderSeatTools();
     this.alerts.update();
     this.tick();
+  }
+
+  /** Draw the seats again though the table did not change (a note or a tag of the viewer's did). */
+  redrawSeats() {
+    this.seatsKey = null;
+    this.render();
   }
 
   tick() {

@@ -18,6 +18,10 @@ export const TOURNAMENT_MOVED_EVENT = "casino:tournament-moved";
 // (detail: {user_ids, players}), changed on another of their pages: a table page applies them.
 export const PREFERENCES_EVENT = "casino:preferences";
 export const CHAT_MUTED_EVENT = "casino:chat-muted";
+// The player's own notes on players and their tag names changed (rules.md 6): the table and the
+// lobby redraw their marks (notes-view.js, notes-lobby.js).
+export const NOTE_EVENT = "casino:note";
+export const TAG_NAMES_EVENT = "casino:tag-names";
 
 let known = null; // {balance, version}: the newest wallet this page has heard of
 
@@ -96,5 +100,7 @@ new LiveSocket(socketUrl("/ws/me/"), {
     else if (frame.type === "tournament_moved") tournamentSeat(TOURNAMENT_MOVED_EVENT, frame.tournament);
     else if (frame.type === "preferences") document.dispatchEvent(new CustomEvent(PREFERENCES_EVENT, { detail: frame.preferences }));
     else if (frame.type === "chat_muted") document.dispatchEvent(new CustomEvent(CHAT_MUTED_EVENT, { detail: frame }));
+    else if (frame.type === "note") document.dispatchEvent(new CustomEvent(NOTE_EVENT, { detail: frame.note }));
+    else if (frame.type === "tag_names") document.dispatchEvent(new CustomEvent(TAG_NAMES_EVENT, { detail: frame.tag_names }));
   },
 }).connect();

@@ -144,7 +144,9 @@ def test_the_buy_in_proposes_the_whole_balance_without_a_maximum_and_the_lobby_l
     expect(mine.locator(".your-seat")).to_have_text("Your seat")
     expect(page.locator(".your-seat")).to_have_count(1)  # only the room with the seat
     other = page.locator(f'.room-tile[data-room-id="{site["rooms"]["alerts"]}"]')
-    expect(other.get_by_role("button", name=re.compile(r"^(Join|Watch) E2E Alerts$"))).to_be_visible()
+    expect(
+        other.get_by_role("button", name=re.compile(r"^(Join|Watch) E2E Alerts$"))
+    ).to_be_visible()
     shoot(page, artifacts, "alerts-lobby-your-seat")
     # The page as the server sends it, before lobby.js draws it again, says the same.
     served = page.request.get(site["base"] + "/lobby/").text()

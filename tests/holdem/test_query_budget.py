@@ -24,10 +24,11 @@ HAND_START = 20  # the clock's sweep that deals: the record, the participants, 6
 HAND_END = 25  # the last fold: the record, each stack back to its seat, wallets, the countdown
 # (and since the hands are chained, one more: the hand's actions, read for its hash; the record's
 # and the table's chain columns go in the UPDATEs made anyway. 9 statements when measured.)
-SIT = 16  # 20 before (and 6 savepoint statements, now 2): the wallet was read 4 times; +1: is
+SIT = 17  # 20 before (and 6 savepoint statements, now 2): the wallet was read 4 times; +1: is
 # the player registered in a Sit & Go (RULES.md 8: one room at a time)? +1: is the account
-# frozen, on a break, or linked to a player seated there (RULES.md 2 and 10, docs/integrity.md)?
+# frozen, on a break, or linked to a player seated there (RULES.md 2 and 11, docs/integrity.md)?
 # +1: the player's buy-in limits (rules.md 11; one more, the sums, only for a player who has one).
+# +1: the notes on the newcomer of those watching the table, sent to them (rules.md 6).
 
 
 def statements(captured) -> list[str]:

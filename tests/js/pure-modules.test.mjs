@@ -8,8 +8,8 @@ import { test } from "node:test";
 const JS = new URL("../../static/js/", import.meta.url);
 const PURE = [
   "alerts.js", "buy-in.js", "cards.js", "chat.js", "clock.js", "close-codes.js", "console-state.js", "fairness.js", "format.js", "log.js",
-  "messages.js", "pre-actions.js", "raise-sizes.js", "read-aloud.js", "rules.js", "scheduled.js", "seats.js", "session-reminder.js", "shortcuts.js", "sit-and-go.js",
-  "table-delta.js", "table-settings.js",
+  "messages.js", "notes.js", "pre-actions.js", "raise-sizes.js", "read-aloud.js", "rules.js", "scheduled.js", "seats.js", "session-reminder.js", "shortcuts.js",
+  "sit-and-go.js", "table-delta.js", "table-settings.js",
   "tournament.js", "waiting.js",
 ];
 const BROWSER_GLOBALS = /\b(document|window|location|navigator|localStorage|WebSocket|HTMLElement|Node|crypto)\b/;
