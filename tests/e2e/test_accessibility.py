@@ -210,6 +210,7 @@ ACCOUNT_PAGES = {
     "responsible-play": "/accounts/responsible-play/",
     "statement": "/accounts/statement/",
     "close-account": "/accounts/close/",
+    "notes": "/accounts/notes/",
 }
 
 
