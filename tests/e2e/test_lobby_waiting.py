@@ -102,7 +102,7 @@ def test_filters_and_sort_hold_and_a_seat_offered_from_the_waiting_list_is_taken
     expect(row.locator(".waiting-place")).to_have_text("You are next in line")
     expect(row.locator(".room-waiting")).to_have_text("1")  # the line's size counts you now
     expect(row.get_by_role("button", name="Leave list")).to_be_visible()
-    expect(row.get_by_role("button", name=re.compile("^Watch$"))).to_be_visible()
+    expect(row.get_by_role("button", name=re.compile(f"^Watch {re.escape(ROOM)}$"))).to_be_visible()
     shoot(page, artifacts, "lobby-waiting")
 
     # A seated player leaves: the seat is offered to the first in line, on the lobby.

@@ -147,5 +147,6 @@ def test_auto_top_up_is_set_in_the_top_up_dialog_and_made_before_the_next_hand(
     # The setting is the player's on another device: a fresh page shows it.
     regular.reload()
     expect(regular.locator("#conn-status")).to_have_attribute("data-state", "open")
-    assert table_state(regular, "app.autoTopUp.to_big_blinds") == 150
+    # The socket opens before its snapshot lands: wait for the snapshot's setting.
+    wait_until(regular, "app.autoTopUp?.to_big_blinds === 150")
     assert not regular.errors and not other.errors
