@@ -110,6 +110,7 @@ FRAMES = {
         "act", {"action": _word}, {"amount": _chips, "action_id": _token, "turn": _token}
     ),
     "leave": FrameType("seat_change"),
+    "leave_after_hand": FrameType("seat_change"),
     "sit_out": FrameType("seat_change"),
     "sit_in": FrameType("seat_change"),
     "post": FrameType("seat_change"),
@@ -153,6 +154,7 @@ SIT_OUT_BOXES = {
 # The frames that only name a change of the sender's own seat, and the service that makes it.
 SEAT_CHANGES = {
     "leave": services.table_leave,
+    "leave_after_hand": services.table_leave_after_hand,
     "sit_out": services.table_sit_out,
     "sit_in": services.table_sit_in,
     "post": services.table_post,
@@ -319,7 +321,11 @@ class TableConsumer(TrackedConsumer):
 
     async def on_seat_change(self, frame: dict) -> None:
         service = SEAT_CHANGES[frame["type"]]
-        await database_sync_to_async(service)(table_id=self.table_id, user=self.user)
+        done = await database_sync_to_async(service)(table_id=self.table_id, user=self.user)
+        if frame["type"] == "leave_after_hand" and done is True:
+            # The leave waits for the hand's end: the page says so (docs/protocol.md).
+            await self.send_json({"type": "ok", "for": frame["type"], "later": True})
+            return
         await self.ok(frame["type"])
 
     async def on_pre_action(self, frame: dict) -> None:

@@ -8,6 +8,7 @@ from holdem.services.refill import wallet_refill
 from holdem.services.rooms import room_close, room_create, room_reopen, rooms_seed_presets
 from holdem.services.seats import (
     table_leave,
+    table_leave_after_hand,
     table_post,
     table_set_auto_muck,
     table_sit,
@@ -30,6 +31,7 @@ __all__ = [
     "rooms_seed_presets",
     "table_act",
     "table_leave",
+    "table_leave_after_hand",
     "table_muck",
     "table_post",
     "table_pre_action",

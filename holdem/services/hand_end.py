@@ -111,8 +111,9 @@ def hand_finish(
             if kind.bust(table=table, seat=seat, now=now):
                 seat_leave(table, seat, reason="Busted")
         elif seat.leave_after_hand:
-            # docs/rules.md 11: the player took a break during this hand.
-            seat_leave(table, seat, reason=f"Took a break: cash-out from {table.name}")
+            # RULES.md 2 and docs/rules.md 11: the player asked to leave, or took a break, during
+            # this hand.
+            seat_leave(table, seat, reason=f"Left at the hand's end: cash-out from {table.name}")
         else:
             # RULES.md 5: still disconnected when the game ends: removed, chips to the wallet.
             seat_leave(table, seat, reason=f"Disconnected: cash-out from {table.name}")

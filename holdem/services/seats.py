@@ -238,6 +238,28 @@ def seat_release(table: LockedTable, seat: Seat, *, reason: str) -> int:
     return returned
 
 
+def table_leave_after_hand(*, table_id: int, user: User) -> bool:
+    """Stand up at once between hands; dealt in, when this hand ends (RULES.md 2): the player
+    plays it out and the seat is given up, chips to the wallet, as it ends. True when the leave
+    waits for the hand's end. Refused where leaving is (a tournament's chips stay in it)."""
+    with transaction.atomic():
+        table = table_lock(table_id)
+        seats_lock(table)
+        seat = Seat.objects.filter(table=table, user=user).first()
+        if seat is None:
+            raise DomainError("not_seated", "you do not sit at this table")
+        refusal = game_kind_of(table).leave_refusal(table=table, seat=seat)
+        if refusal is not None:
+            raise refusal
+        if seat.in_hand:
+            if not seat.leave_after_hand:
+                seat.leave_after_hand = True
+                seat.save(update_fields=["leave_after_hand"])
+            return True
+    table_leave(table_id=table_id, user=user)
+    return False
+
+
 def table_sit_out(*, table_id: int, user: User) -> Seat:
     """Sit out from the next hand on; the seat is kept (RULES.md 2)."""
     with transaction.atomic():

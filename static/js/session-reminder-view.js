@@ -23,7 +23,8 @@ export class SessionReminder {
     this.dialog.querySelector("#reminder-continue").addEventListener("click", () => this.answer());
     this.dialog.querySelector("#reminder-leave").addEventListener("click", () => {
       this.answer();
-      this.app.send({ type: "leave" });
+      // Dealt in, the player plays the hand out and leaves as it ends (RULES.md 2).
+      this.app.send({ type: "leave_after_hand" });
     });
     this.dialog.querySelector("#reminder-break").addEventListener("click", () => {
       this.answer();

@@ -328,6 +328,9 @@ export class TableApp {
         if (frame.for === "sit") this.dialogs.closeSit();
         if (frame.for === "chat") this.chat.say("");
         if (frame.for === "top_up") this.dialogs.closeTopUp();
+        if (frame.for === "leave_after_hand" && frame.later) {
+          this.logLines([{ text: "You leave the table when this hand ends.", kind: "warn" }]);
+        }
         this.console.clearError();
         break;
       case "error":

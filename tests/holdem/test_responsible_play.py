@@ -17,7 +17,13 @@ from casino.accounts.services import wallet_adjust
 from casino.errors import DomainError
 from holdem.models import Seat, SitGoTemplate, Table, WaitingEntry
 from holdem.selectors.play_session import play_session_of
-from holdem.services import table_leave, table_sit, table_top_up, wallet_refill
+from holdem.services import (
+    table_leave,
+    table_leave_after_hand,
+    table_sit,
+    table_top_up,
+    wallet_refill,
+)
 from holdem.services.breaks import play_exclusion_take
 from holdem.services.tournaments import sit_and_go_open, tournament_register
 from holdem.services.waiting import waiting_join
@@ -329,7 +335,9 @@ def test_a_break_mid_hand_sits_out_and_leaves_when_the_hand_ends(seated, clock):
     assert (seat.sitting_out, seat.leave_after_hand) == (True, True)
     play_out(table, users)
     assert not Seat.objects.filter(user=alice).exists()
-    assert LedgerEntry.objects.filter(user=alice).first().reason.startswith("Took a break")
+    assert (
+        LedgerEntry.objects.filter(user=alice).first().reason.startswith("Left at the hand's end")
+    )
     assert Seat.objects.filter(table=table).count() == 2  # the others play on
     chips_everywhere()
 
@@ -384,3 +392,42 @@ def test_a_reminder_period_not_offered_is_refused(make_player, minutes):
     assert preferences_for(alice).session_reminder_minutes == 30
     session_reminder_set(user=alice, minutes=None)
     assert preferences_for(alice).session_reminder_minutes is None
+
+
+def test_leave_after_the_hand_plays_the_hand_out_then_gives_up_the_seat(seated, clock):
+    """RULES.md 2: dealt in, a player who asks to leave (the reminder's Leave table) plays the
+    hand out, not sat out, and the seat is given up with its chips as the hand ends."""
+    table, users = seated("nl50", seats=(0, 1, 2), buy_in=4_000)
+    clock.advance(31)
+    assert current(table) is not None
+    alice = users[0]
+    assert table_leave_after_hand(table_id=table.pk, user=alice) is True
+    seat = Seat.objects.get(user=alice)
+    assert (seat.in_hand, seat.sitting_out, seat.leave_after_hand) == (True, False, True)
+    play_out(table, users)
+    assert not Seat.objects.filter(user=alice).exists()
+    line = LedgerEntry.objects.filter(user=alice).first()
+    assert (line.kind, line.reason) == (
+        LedgerKind.CASH_OUT,
+        f"Left at the hand's end: cash-out from {table.name}",
+    )
+    chips_everywhere()
+
+
+def test_leave_after_the_hand_between_hands_leaves_at_once(seated):
+    table, users = seated("nl50", seats=(0, 1), buy_in=4_000)
+    wallet = wallet_balance(user=users[0])
+    assert table_leave_after_hand(table_id=table.pk, user=users[0]) is False
+    assert not Seat.objects.filter(user=users[0]).exists()
+    assert wallet_balance(user=users[0]) == wallet + 4_000
+    chips_everywhere()
+
+
+def test_leave_after_the_hand_is_refused_to_a_player_not_seated(seated, make_player):
+    table, _users = seated("nl50", seats=(0, 1), buy_in=4_000)
+    stranger = make_player()
+    with pytest.raises(DomainError) as refused:
+        table_leave_after_hand(table_id=table.pk, user=stranger)
+    assert refused.value.code == "not_seated"
+    assert Seat.objects.filter(table=table).count() == 2
+    chips_everywhere()
