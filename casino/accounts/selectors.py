@@ -53,11 +53,13 @@ def account_is_frozen(*, user_id: int) -> bool:
 
 
 def frozen_refusal(*, user) -> DomainError | None:
-    """The refusal a frozen (or closed) account meets when it tries to sit, register or claim
-    free chips. Callers ask under the account's wallet lock, which the freeze and the closing
-    also take, so a sit-down in flight either finishes before them or sees them."""
+    """The refusal a frozen, closed or excluded (on a break, docs/rules.md 11) account meets when
+    it tries to sit, register, join a waiting list or claim free chips. Callers ask under the
+    account's wallet lock, which the freeze, the closing and the break also take, so a request
+    in flight either finishes before them or sees them."""
     row = User.objects.filter(pk=user.pk).values_list("frozen_at", "closed_at").first()
-    return _account_refusal(*row) if row else None
+    refusal = _account_refusal(*row) if row else None
+    return refusal or exclusion_refusal(user_id=user.pk)
 
 
 def _account_refusal(frozen_at, closed_at) -> DomainError | None:

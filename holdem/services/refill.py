@@ -9,7 +9,6 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from casino.accounts.exclusions import exclusion_refusal
 from casino.accounts.models import LedgerEntry, LedgerKind, User
 from casino.accounts.selectors import frozen_refusal
 from casino.accounts.services import wallet_adjust, wallet_lock
@@ -31,7 +30,7 @@ def wallet_refill(*, user: User) -> LedgerEntry:
         # table's locks would have to come before the wallet's, and only one is needed here).
         wallet = wallet_lock(user_ids=[user.pk])[user.pk]
         # Under the wallet lock, which a freeze and a break take too (docs/rules.md 11).
-        refusal = frozen_refusal(user=user) or exclusion_refusal(user_id=user.pk)
+        refusal = frozen_refusal(user=user)
         if refusal is not None:
             raise refusal
         offer = refill_offer(user=user, balance=wallet.balance, now=timezone.now())

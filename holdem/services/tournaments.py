@@ -13,7 +13,6 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from casino.accounts.exclusions import exclusion_refusal
 from casino.accounts.limits import buy_in_limit_refusal
 from casino.accounts.models import LedgerKind, User
 from casino.accounts.selectors import frozen_refusal
@@ -151,7 +150,7 @@ def entry_charge(
     sitting down somewhere meanwhile (table_sit checks entries under the same lock)."""
     wallet = wallet_lock(user_ids=[user.pk])[user.pk]
     # Under the wallet lock, which a freeze and a break take too (docs/rules.md 11).
-    frozen = frozen_refusal(user=user) or exclusion_refusal(user_id=user.pk)
+    frozen = frozen_refusal(user=user)
     if frozen is not None:
         raise frozen
     mine = entry_open_of(user)

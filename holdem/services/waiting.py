@@ -15,7 +15,6 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from casino.accounts.exclusions import exclusion_refusal
 from casino.accounts.models import User
 from casino.accounts.selectors import frozen_refusal
 from casino.errors import DomainError
@@ -50,7 +49,7 @@ def waiting_join(*, table_id: int, user: User) -> int:
         if user.pk in seated:
             raise DomainError("already_seated", "you already sit at this table")
         # The seat it waits for would be refused anyway.
-        refusal = frozen_refusal(user=user) or exclusion_refusal(user_id=user.pk)
+        refusal = frozen_refusal(user=user)
         if refusal is not None:
             raise refusal
         line = _line(table)
