@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import PASSWORD
 from tests.e2e.test_table_alerts import MAKE_PLAYERS
+from tests.e2e.test_table_rules import shoot
 
 pytestmark = pytest.mark.e2e
 
@@ -21,17 +22,6 @@ def players(site):
     setup = json.dumps({"players": PLAYERS, "password": PASSWORD})
     site["manage"]("shell", "-c", MAKE_PLAYERS.format(setup=setup))
     return PLAYERS
-
-
-def shoot(page, artifacts, name):
-    """The page at 1280x800 and at 360 px wide (artifacts/<name>-1280.png, -360.png)."""
-    size = page.viewport_size
-    for width, height in ((1280, 800), (360, 780)):
-        page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(250)
-        page.evaluate("window.scrollTo(0, 0)")
-        page.screenshot(path=str(artifacts / f"{name}-{width}.png"), full_page=True)
-    page.set_viewport_size(size)
 
 
 def test_the_statement_opens_from_the_profile_and_downloads_as_csv(

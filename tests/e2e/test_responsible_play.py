@@ -10,6 +10,8 @@ import pytest
 from tests.e2e.conftest import PASSWORD
 from tests.e2e.test_table_alerts import MAKE_PLAYERS
 from tests.e2e.test_table_play import expect, sit
+from tests.e2e.test_table_rules import shoot
+from tests.e2e.test_table_truths import open_room
 
 pytestmark = pytest.mark.e2e
 
@@ -29,22 +31,6 @@ def care(site):
     out = site["manage"]("shell", "-c", MAKE_ROOMS)
     limit, reminder = [int(line[5:]) for line in out.splitlines() if line.startswith("ROOM=")]
     return {"limit": limit, "reminder": reminder}
-
-
-def shoot(page, artifacts, name):
-    """The page at 1280x800 and at 360 px wide (artifacts/<name>-1280.png, -360.png)."""
-    size = page.viewport_size
-    for width, height in ((1280, 800), (360, 780)):
-        page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(250)
-        page.screenshot(path=str(artifacts / f"{name}-{width}.png"), full_page=True)
-    page.set_viewport_size(size)
-
-
-def open_room(page, site, table_id):
-    page.goto(f"{site['base']}/tables/{table_id}/")
-    expect(page.locator("#conn-status")).to_have_attribute("data-state", "open")
-    expect(page.locator("#seats .seat").first).to_be_visible()
 
 
 def test_a_limit_set_on_the_page_refuses_a_buy_in_over_it(site, care, sign_in, artifacts):

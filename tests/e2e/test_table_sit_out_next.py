@@ -9,7 +9,7 @@ import pytest
 from tests.e2e.conftest import PASSWORD
 from tests.e2e.test_table_alerts import MAKE_PLAYERS
 from tests.e2e.test_table_play import expect, open_table, sit, table_state, wait_hand
-from tests.e2e.test_table_rules import play_calls
+from tests.e2e.test_table_rules import play_calls, shoot
 
 pytestmark = pytest.mark.e2e
 
@@ -21,16 +21,6 @@ def sitters(site):
     setup = json.dumps({"players": SITTERS, "password": PASSWORD})
     site["manage"]("shell", "-c", MAKE_PLAYERS.format(setup=setup))
     return SITTERS
-
-
-def shoot(page, artifacts, name):
-    """The page at 1280x800 and at 360 px wide (artifacts/<name>-1280.png, -360.png)."""
-    size = page.viewport_size
-    for width in (1280, 360):
-        page.set_viewport_size({"width": width, "height": 800})
-        page.wait_for_timeout(250)
-        page.screenshot(path=str(artifacts / f"{name}-{width}.png"), full_page=True)
-    page.set_viewport_size(size)
 
 
 def you(page, field):
